@@ -1,0 +1,54 @@
+// OpenSSL (libssl, libcrypto) for DTLS-SRTP, TLS client connections, HMAC and SRTP
+// ciphers. The static inline functions wrap macros that Swift cannot import.
+#ifndef RTCSWARM_COPENSSL_SHIM_H
+#define RTCSWARM_COPENSSL_SHIM_H
+
+#include <openssl/bio.h>
+#include <openssl/ec.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/pem.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+/// DTLSv1_get_timeout: milliseconds until the handshake timer fires, or -1 when none runs.
+static inline long rs_dtls_timeout_ms(SSL *ssl) {
+    struct timeval remaining;
+    if (DTLSv1_get_timeout(ssl, &remaining) != 1) return -1;
+    return (long)remaining.tv_sec * 1000 + (long)remaining.tv_usec / 1000;
+}
+
+/// DTLSv1_handle_timeout: retransmits the current flight when its timer has expired.
+static inline int rs_dtls_handle_timeout(SSL *ssl) { return (int)DTLSv1_handle_timeout(ssl); }
+
+/// DTLS_set_link_mtu: the largest datagram the handshake may send (RFC 6347 4.1.1).
+static inline int rs_dtls_set_link_mtu(SSL *ssl, long mtu) {
+    SSL_set_options(ssl, SSL_OP_NO_QUERY_MTU);
+    return (int)DTLS_set_link_mtu(ssl, mtu);
+}
+
+/// BIO_set_mem_eof_return: makes an empty memory BIO read as "retry" instead of EOF.
+static inline int rs_bio_set_mem_eof_return(BIO *bio, int value) {
+    return (int)BIO_set_mem_eof_return(bio, value);
+}
+
+/// SSL_set_tlsext_host_name: the SNI name a TLS client sends.
+static inline int rs_ssl_set_host_name(SSL *ssl, const char *name) {
+    return (int)SSL_set_tlsext_host_name(ssl, name);
+}
+
+/// SSL_CTX_set_min_proto_version.
+static inline int rs_ssl_ctx_set_min_version(SSL_CTX *ctx, int version) {
+    return (int)SSL_CTX_set_min_proto_version(ctx, version);
+}
+
+/// SSL_CTX_set_mode.
+static inline long rs_ssl_ctx_set_mode(SSL_CTX *ctx, long mode) {
+    return SSL_CTX_set_mode(ctx, mode);
+}
+
+#endif
