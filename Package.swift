@@ -23,7 +23,11 @@ let package = Package(
         // Sans-IO core.
         .target(name: "RTCBase"),
 
+        // Test support: virtual time, in-memory network, fuzzing, captured fixtures.
+        .target(name: "WebRTCTestKit", dependencies: ["RTCBase"]),
+
         // Tests.
+        .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
         .testTarget(name: "RTCBaseTests", dependencies: ["RTCBase"]),
     ],
     swiftLanguageModes: [.v6]
