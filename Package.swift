@@ -23,10 +23,18 @@ let package = Package(
         // Sans-IO core.
         .target(name: "RTCBase"),
 
+        // The only targets that touch sockets, clocks and threads.
+        .target(name: "EventLoop", dependencies: ["RTCBase", "CShims"]),
+
         // Test support: virtual time, in-memory network, fuzzing, captured fixtures.
         .target(name: "WebRTCTestKit", dependencies: ["RTCBase"]),
 
         // Tests.
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "RTCBase", "CShims"]),
+        .testTarget(
+            name: "ShimTests",
+            dependencies: ["CShims", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
+        ),
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
         .testTarget(name: "RTCBaseTests", dependencies: ["RTCBase"]),
     ],

@@ -228,6 +228,7 @@ int rs_recv_batch(int fd, rs_datagram *slots, unsigned count, uint32_t *drops) {
     int received = recvmmsg(fd, messages, count, MSG_DONTWAIT, NULL);
     for (int i = 0; i < received; i++) {
         slots[i].length = messages[i].msg_len;
+        slots[i].truncated = (messages[i].msg_hdr.msg_flags & MSG_TRUNC) ? 1 : 0;
         from_sockaddr(&addresses[i], &slots[i].address);
         if (!drops) continue;
         for (struct cmsghdr *c = CMSG_FIRSTHDR(&messages[i].msg_hdr); c;

@@ -36,6 +36,7 @@ typedef struct {
     uint8_t *buffer;
     uint32_t capacity;
     uint32_t length;
+    uint32_t truncated;  // set on receive when the datagram did not fit in `capacity`
     rs_address address;
 } rs_datagram;
 

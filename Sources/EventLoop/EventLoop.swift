@@ -1,0 +1,207 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CShims
+import RTCBase
+import Synchronization
+
+/// Something registered with the loop for readiness events on one file descriptor.
+public protocol IOHandler: AnyObject {
+    /// Called on the loop thread with the ready mask (`RS_EPOLLIN`, `RS_EPOLLOUT`, ...).
+    func handleEvents(_ events: UInt32)
+}
+
+/// One thread's event loop: epoll for readiness, a timerfd armed at the earliest timer
+/// deadline, and an eventfd through which other threads hand work to the loop.
+///
+/// Everything but `execute(_:)`, `stop()` and `now()` must be called on the loop's own
+/// thread (the one inside `run()`), which is what makes the rest lock-free. Thousands of
+/// peers share one loop: sockets, timers and signaling all run here.
+public final class EventLoop: @unchecked Sendable {
+    private let epollFD: Int32
+    private let timerFD: Int32
+    private let wakeFD: Int32
+    private var timers = TimerHeap()
+    private var armedDeadline: Instant?
+    private var handlers: [Int32: (generation: UInt32, handler: IOHandler)] = [:]
+    private var generation: UInt32 = 0
+    private let inbox = Mutex<[@Sendable () -> Void]>([])
+    private let stopRequested = Atomic<Bool>(false)
+    private var endOfIterationActions: [() -> Void] = []
+
+    /// Scratch space for stream reads on this loop's thread; readers copy out what they keep.
+    let readScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
+
+    /// How late timers fired, measured on every timer.
+    public private(set) var timerLateness = LatenessStats()
+
+    private static let timerToken: UInt64 = 0
+    private static let wakeToken: UInt64 = 1
+
+    public init() throws(SystemError) {
+        epollFD = try blockingCall("epoll_create1") { rs_epoll_create() }
+        timerFD = try blockingCall("timerfd_create") { rs_timerfd_create() }
+        wakeFD = try blockingCall("eventfd") { rs_eventfd_create() }
+        try blockingCall("epoll_ctl(timerfd)") { rs_epoll_add(epollFD, timerFD, RS_EPOLLIN, Self.timerToken) }
+        try blockingCall("epoll_ctl(eventfd)") { rs_epoll_add(epollFD, wakeFD, RS_EPOLLIN, Self.wakeToken) }
+    }
+
+    deinit {
+        close(epollFD)
+        close(timerFD)
+        close(wakeFD)
+        readScratch.deallocate()
+    }
+
+    /// The monotonic clock (any thread).
+    public func now() -> Instant { MonotonicClock.now() }
+
+    // MARK: Timers
+
+    /// Runs `action` on the loop at `deadline` or later, never earlier.
+    @discardableResult
+    public func schedule(at deadline: Instant, _ action: @escaping () -> Void) -> TimerID {
+        timers.schedule(at: deadline, action)
+    }
+
+    @discardableResult
+    public func schedule(after delay: Duration, _ action: @escaping () -> Void) -> TimerID {
+        schedule(at: now() + delay, action)
+    }
+
+    public func cancel(_ timer: TimerID) { timers.cancel(timer) }
+
+    public var pendingTimers: Int { timers.count }
+
+    // MARK: Cross-thread work
+
+    /// Hands `work` to the loop thread; safe from any thread. The loop runs it soon, in
+    /// the order submitted.
+    public func execute(_ work: @escaping @Sendable () -> Void) {
+        inbox.withLock { $0.append(work) }
+        rs_eventfd_signal(wakeFD)
+    }
+
+    /// Makes `run()` return after the current iteration; safe from any thread.
+    public func stop() {
+        stopRequested.store(true, ordering: .releasing)
+        rs_eventfd_signal(wakeFD)
+    }
+
+    /// Runs `action` once at the end of the current loop iteration (after every ready
+    /// descriptor was handled): how sockets batch their sends.
+    public func atEndOfIteration(_ action: @escaping () -> Void) {
+        endOfIterationActions.append(action)
+    }
+
+    // MARK: Descriptors
+
+    /// Starts delivering readiness events for `fd` to `handler`.
+    public func register(_ fd: Int32, events: UInt32, handler: IOHandler) throws(SystemError) {
+        generation &+= 1
+        handlers[fd] = (generation, handler)
+        let token = Self.token(fd: fd, generation: generation)
+        try blockingCall("epoll_ctl(ADD)") { rs_epoll_add(epollFD, fd, events, token) }
+    }
+
+    /// Changes the event mask of a registered descriptor.
+    public func modify(_ fd: Int32, events: UInt32) throws(SystemError) {
+        guard let entry = handlers[fd] else { return }
+        let token = Self.token(fd: fd, generation: entry.generation)
+        try blockingCall("epoll_ctl(MOD)") { rs_epoll_modify(epollFD, fd, events, token) }
+    }
+
+    /// Stops events for `fd`; events already fetched for it in this iteration are dropped.
+    public func deregister(_ fd: Int32) {
+        guard handlers.removeValue(forKey: fd) != nil else { return }
+        rs_epoll_remove(epollFD, fd)
+    }
+
+    private static func token(fd: Int32, generation: UInt32) -> UInt64 {
+        // Tokens 0 and 1 are the timerfd and the eventfd; descriptors are offset by 2.
+        UInt64(generation) << 32 | (UInt64(UInt32(bitPattern: fd)) + 2)
+    }
+
+    // MARK: Running
+
+    /// Runs until `stop()` is called. Must be called from the thread that owns the loop.
+    public func run() {
+        stopRequested.store(false, ordering: .relaxed)
+        var ready = [rs_epoll_event](repeating: rs_epoll_event(), count: 64)
+        while !stopRequested.load(ordering: .acquiring) {
+            runOnce(ready: &ready, timeoutMilliseconds: -1)
+        }
+    }
+
+    /// Runs until `condition` holds or `timeout` passes; returns whether it held. For tests
+    /// and for drivers that step the loop themselves.
+    @discardableResult
+    public func run(until condition: () -> Bool, timeout: Duration) -> Bool {
+        let deadline = now() + timeout
+        var ready = [rs_epoll_event](repeating: rs_epoll_event(), count: 64)
+        while !condition() {
+            let left = deadline - now()
+            if left <= .zero { return false }
+            runOnce(ready: &ready, timeoutMilliseconds: Int32(min(max(1, left.milliseconds.rounded(.up)), 1000)))
+        }
+        return true
+    }
+
+    private func runOnce(ready: inout [rs_epoll_event], timeoutMilliseconds: Int32) {
+        armTimer()
+        let count = ready.withUnsafeMutableBufferPointer { buffer in
+            rs_epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeoutMilliseconds)
+        }
+        for index in 0..<max(0, Int(count)) {
+            let event = ready[index]
+            switch event.token {
+            case Self.timerToken:
+                _ = rs_timerfd_drain(timerFD)
+                armedDeadline = nil
+            case Self.wakeToken:
+                rs_eventfd_drain(wakeFD)
+                runInbox()
+            default:
+                let fd = Int32(bitPattern: UInt32(truncatingIfNeeded: event.token) &- 2)
+                let generation = UInt32(truncatingIfNeeded: event.token >> 32)
+                guard let entry = handlers[fd], entry.generation == generation else { continue }
+                entry.handler.handleEvents(event.events)
+            }
+        }
+        fireDueTimers()
+        runEndOfIterationActions()
+    }
+
+    private func runInbox() {
+        let work = inbox.withLock { pending -> [@Sendable () -> Void] in
+            defer { pending.removeAll(keepingCapacity: true) }
+            return pending
+        }
+        for item in work { item() }
+    }
+
+    private func fireDueTimers() {
+        var current = now()
+        while let (deadline, action) = timers.popDue(now: current) {
+            timerLateness.record(nanoseconds: current.nanoseconds - deadline.nanoseconds)
+            action()
+            current = now()
+        }
+    }
+
+    private func runEndOfIterationActions() {
+        while !endOfIterationActions.isEmpty {
+            let actions = endOfIterationActions
+            endOfIterationActions.removeAll(keepingCapacity: true)
+            for action in actions { action() }
+        }
+    }
+
+    private func armTimer() {
+        let next = timers.nextDeadline()
+        guard next != armedDeadline else { return }
+        armedDeadline = next
+        // A deadline at or before the clock's origin would disarm; 1 ns fires at once.
+        rs_timerfd_arm_absolute(timerFD, next.map { max(1, $0.nanoseconds) } ?? 0)
+    }
+}

@@ -1,0 +1,223 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CShims
+import RTCBase
+
+/// Socket buffer sizes to ask the kernel for; nil keeps the system default. The kernel
+/// caps requests at `net.core.rmem_max`/`wmem_max` and reports what it granted.
+public struct SocketBufferSizes: Sendable, Equatable {
+    public var receiveBytes: Int?
+    public var sendBytes: Int?
+
+    public init(receiveBytes: Int? = nil, sendBytes: Int? = nil) {
+        self.receiveBytes = receiveBytes
+        self.sendBytes = sendBytes
+    }
+}
+
+/// Counters a UDP socket keeps about itself (METRICS.md, "The harness watching itself").
+public struct UDPSocketStats: Sendable, Equatable {
+    public var datagramsReceived = 0
+    public var datagramsSent = 0
+    public var receiveBatches = 0
+    public var sendBatches = 0
+    /// Datagrams the kernel dropped because the receive buffer was full (SO_RXQ_OVFL),
+    /// as of the last datagram received: the kernel reports the count with each one.
+    public var receiveBufferDrops = 0
+    /// Datagrams larger than a receive slot, dropped because their tail was cut off.
+    public var truncatedDrops = 0
+    /// Datagrams not sent because the send buffer was full or the call failed.
+    public var sendFailures = 0
+    public var lastSendError: SystemError?
+}
+
+/// A non-blocking UDP socket on the loop that receives with `recvmmsg` and sends with
+/// `sendmmsg`, both in batches.
+///
+/// Received datagrams are handed to `onDatagram` as views into the socket's own buffers,
+/// valid only during the call (no allocation per packet). Sends are copied into a batch
+/// that goes out when it is full or at the end of the loop iteration.
+public final class UDPSocket: IOHandler {
+    public static let batchSize = 32
+    /// Slot size: above any MTU rtcswarm sends; larger datagrams are sent on their own.
+    public static let slotBytes = 2048
+
+    public let loop: EventLoop
+    public let fd: Int32
+    public let localAddress: SocketAddress
+    public private(set) var grantedBuffers = SocketBufferSizes()
+    public private(set) var stats = UDPSocketStats()
+    /// Called for each received datagram on the loop thread.
+    public var onDatagram: (UnsafeRawBufferPointer, SocketAddress) -> Void = { _, _ in }
+
+    private let receiveArena: UnsafeMutableRawPointer
+    private let sendArena: UnsafeMutableRawPointer
+    private var receiveSlots: [rs_datagram]
+    private var sendSlots: [rs_datagram]
+    private var pendingSends = 0
+    private var flushScheduled = false
+    private var closed = false
+
+    /// Binds to `address` (port 0 picks a free port) and starts receiving.
+    public init(loop: EventLoop, bindTo address: SocketAddress, buffers: SocketBufferSizes = .init()) throws(SystemError) {
+        self.loop = loop
+        let family = address.family == .ipv4 ? UInt16(RS_AF_INET) : UInt16(RS_AF_INET6)
+        let fd = try blockingCall("socket(UDP)") { rs_udp_socket(family) }
+        self.fd = fd
+        receiveArena = .allocate(byteCount: Self.batchSize * Self.slotBytes, alignment: 16)
+        sendArena = .allocate(byteCount: Self.batchSize * Self.slotBytes, alignment: 16)
+        receiveSlots = (0..<Self.batchSize).map { [receiveArena] index in
+            rs_datagram(buffer: (receiveArena + index * Self.slotBytes).assumingMemoryBound(to: UInt8.self),
+                        capacity: UInt32(Self.slotBytes), length: 0, truncated: 0, address: rs_address())
+        }
+        sendSlots = (0..<Self.batchSize).map { [sendArena] index in
+            rs_datagram(buffer: (sendArena + index * Self.slotBytes).assumingMemoryBound(to: UInt8.self),
+                        capacity: UInt32(Self.slotBytes), length: 0, truncated: 0, address: rs_address())
+        }
+        do {
+            var c = address.cAddress
+            try blockingCall("bind(\(address))") { rs_bind(fd, &c) }
+            var local = rs_address()
+            try blockingCall("getsockname") { rs_local_address(fd, &local) }
+            localAddress = SocketAddress(local) ?? address
+            try blockingCall("setsockopt(SO_RXQ_OVFL)") { rs_enable_drop_counter(fd) }
+            try setBuffers(buffers)
+        } catch {
+            receiveArena.deallocate()
+            sendArena.deallocate()
+            Glibc.close(fd)
+            throw error
+        }
+        try loop.register(fd, events: RS_EPOLLIN, handler: self)
+    }
+
+    deinit {
+        if !closed { Glibc.close(fd) }
+        receiveArena.deallocate()
+        sendArena.deallocate()
+    }
+
+    private func setBuffers(_ sizes: SocketBufferSizes) throws(SystemError) {
+        var receive: Int32 = 0
+        var send: Int32 = 0
+        try blockingCall("setsockopt(SO_RCVBUF/SO_SNDBUF)") {
+            rs_set_buffer_sizes(fd, Int32(sizes.receiveBytes ?? 0), Int32(sizes.sendBytes ?? 0), &receive, &send)
+        }
+        grantedBuffers = SocketBufferSizes(receiveBytes: Int(receive), sendBytes: Int(send))
+    }
+
+    /// Queues one datagram; it leaves at the end of this loop iteration or when the batch
+    /// is full, whichever comes first.
+    public func send(_ payload: UnsafeRawBufferPointer, to destination: SocketAddress) {
+        guard !closed else { return }
+        if payload.count > Self.slotBytes {
+            sendOversized(payload, to: destination)
+            return
+        }
+        sendSlots[pendingSends].address = destination.cAddress
+        sendSlots[pendingSends].length = UInt32(payload.count)
+        if let base = payload.baseAddress {
+            (sendArena + pendingSends * Self.slotBytes).copyMemory(from: base, byteCount: payload.count)
+        }
+        pendingSends += 1
+        if pendingSends == Self.batchSize {
+            flush()
+        } else if !flushScheduled {
+            flushScheduled = true
+            loop.atEndOfIteration { [weak self] in self?.flush() }
+        }
+    }
+
+    public func send(_ payload: [UInt8], to destination: SocketAddress) {
+        payload.withUnsafeBytes { send($0, to: destination) }
+    }
+
+    /// Sends every queued datagram now.
+    public func flush() {
+        flushScheduled = false
+        var offset = 0
+        while offset < pendingSends {
+            let result = sendSlots.withUnsafeBufferPointer { slots in
+                Result { () throws(SystemError) -> IOResult<Int32> in
+                    try systemCall("sendmmsg") {
+                        rs_send_batch(fd, slots.baseAddress! + offset, UInt32(pendingSends - offset))
+                    }
+                }
+            }
+            stats.sendBatches += 1
+            switch result {
+            case .success(.done(let sent)):
+                stats.datagramsSent += Int(sent)
+                offset += Int(sent)
+            case .success(.wouldBlock):
+                recordSendFailures(pendingSends - offset, SystemError("sendmmsg", errno: EAGAIN))
+                offset = pendingSends
+            case .failure(let error):
+                // The first datagram of the rest failed (e.g. ECONNREFUSED); skip it.
+                recordSendFailures(1, error)
+                offset += 1
+            }
+        }
+        pendingSends = 0
+    }
+
+    private func sendOversized(_ payload: UnsafeRawBufferPointer, to destination: SocketAddress) {
+        var slot = rs_datagram(buffer: UnsafeMutablePointer(mutating: payload.baseAddress?.assumingMemoryBound(to: UInt8.self)),
+                               capacity: UInt32(payload.count), length: UInt32(payload.count),
+                               truncated: 0, address: destination.cAddress)
+        do {
+            if case .done = try systemCall("sendmmsg", { rs_send_batch(fd, &slot, 1) }) {
+                stats.datagramsSent += 1
+            } else {
+                recordSendFailures(1, SystemError("sendmmsg", errno: EAGAIN))
+            }
+        } catch {
+            recordSendFailures(1, error)
+        }
+    }
+
+    private func recordSendFailures(_ count: Int, _ error: SystemError) {
+        stats.sendFailures += count
+        stats.lastSendError = error
+    }
+
+    public func handleEvents(_ events: UInt32) {
+        receiveAll()
+    }
+
+    /// Drains the socket: batches until the kernel has nothing more.
+    private func receiveAll() {
+        while !closed {
+            var drops = UInt32(stats.receiveBufferDrops)
+            let result = receiveSlots.withUnsafeMutableBufferPointer { slots in
+                Result { () throws(SystemError) -> IOResult<Int32> in
+                    try systemCall("recvmmsg") { rs_recv_batch(fd, slots.baseAddress!, UInt32(Self.batchSize), &drops) }
+                }
+            }
+            stats.receiveBufferDrops = Int(drops)
+            guard case .success(.done(let count)) = result, count > 0 else { return }
+            stats.receiveBatches += 1
+            stats.datagramsReceived += Int(count)
+            for index in 0..<Int(count) {
+                let slot = receiveSlots[index]
+                if slot.truncated != 0 {
+                    stats.truncatedDrops += 1
+                    continue
+                }
+                guard let from = SocketAddress(slot.address) else { continue }
+                onDatagram(UnsafeRawBufferPointer(start: slot.buffer, count: Int(slot.length)), from)
+            }
+            if Int(count) < Self.batchSize { return }
+        }
+    }
+
+    /// Sends what is queued, stops receiving and closes the descriptor.
+    public func close() {
+        guard !closed else { return }
+        flush()
+        closed = true
+        loop.deregister(fd)
+        Glibc.close(fd)
+    }
+}
