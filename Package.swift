@@ -11,6 +11,9 @@ func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
 
 let package = Package(
     name: "rtcswarm",
+    products: [
+        .executable(name: "rtcswarm", targets: ["rtcswarm"]),
+    ],
     targets: [
         // C interop.
         .target(name: "CShims", cSettings: [.define("_GNU_SOURCE")]),
@@ -26,6 +29,13 @@ let package = Package(
         // The only targets that touch sockets, clocks and threads.
         .target(name: "EventLoop", dependencies: ["RTCBase", "CShims"]),
 
+        // The command line.
+        .target(
+            name: "RtcswarmCLI",
+            dependencies: ["RTCBase", "EventLoop", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
+        ),
+        .executableTarget(name: "rtcswarm", dependencies: ["RtcswarmCLI"]),
+
         // Test support: virtual time, in-memory network, fuzzing, captured fixtures.
         .target(name: "WebRTCTestKit", dependencies: ["RTCBase"]),
 
@@ -35,6 +45,7 @@ let package = Package(
             name: "ShimTests",
             dependencies: ["CShims", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
         ),
+        .testTarget(name: "RtcswarmCLITests", dependencies: ["RtcswarmCLI"]),
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
         .testTarget(name: "RTCBaseTests", dependencies: ["RTCBase"]),
     ],

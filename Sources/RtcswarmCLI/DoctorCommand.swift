@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import COpenH264
+import COpenSSL
+import COpus
+import CSRTP
+import CVPX
+import Foundation
+
+/// `rtcswarm doctor`: checks what limits how many peers this machine can run.
+public enum DoctorCommand: Subcommand {
+    public static let spec = CommandSpec(
+        name: "doctor",
+        summary: "Check open-file and socket-buffer limits and the codec and crypto libraries.",
+        options: [
+            .value("peers", "N", default: "1000", "How many peers you plan to run in one process."),
+        ],
+        examples: ["rtcswarm doctor --peers 5000"]
+    )
+
+    /// One line of the checklist.
+    public struct Check: Equatable {
+        public let name: String
+        public let ok: Bool
+        public let detail: String
+        public let fix: String?
+    }
+
+    public static func run(_ arguments: ParsedArguments, console: Console) -> ExitCode {
+        let peers: Int
+        do {
+            peers = try arguments.int("peers", in: 1...1_000_000) ?? 1000
+        } catch {
+            console.error(error.description)
+            return .usage
+        }
+        let checks = self.checks(peers: peers)
+        for check in checks {
+            console.out("\(check.ok ? "ok  " : "FAIL") \(check.name): \(check.detail)")
+            if let fix = check.fix, !check.ok { console.out("     fix: \(fix)") }
+        }
+        return checks.allSatisfy(\.ok) ? .success : .couldNotRun
+    }
+
+    public static func checks(peers: Int) -> [Check] {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        // One UDP socket per peer, a TCP connection for its signaling, and some slack.
+        let needed = UInt(peers * 2 + 64)
+        let openFiles = Check(
+            name: "open files", ok: UInt(limit.rlim_cur) >= needed,
+            detail: "soft limit \(limit.rlim_cur), hard \(limit.rlim_max); \(peers) peers need about \(needed)",
+            fix: "ulimit -n \(max(needed, 65_536)) (raise the hard limit in /etc/security/limits.conf if refused)")
+        let wantedBuffer = 4 << 20
+        let receiveMax = readProcInteger("/proc/sys/net/core/rmem_max")
+        let sendMax = readProcInteger("/proc/sys/net/core/wmem_max")
+        let buffers = Check(
+            name: "socket buffers", ok: (receiveMax ?? 0) >= wantedBuffer && (sendMax ?? 0) >= wantedBuffer / 4,
+            detail: "net.core.rmem_max \(receiveMax.map(String.init) ?? "unknown"), wmem_max \(sendMax.map(String.init) ?? "unknown")",
+            fix: "sysctl -w net.core.rmem_max=\(wantedBuffer) net.core.wmem_max=\(wantedBuffer) (bursts of video overflow small buffers)")
+        return [openFiles, buffers] + libraryChecks()
+    }
+
+    static func libraryChecks() -> [Check] {
+        srtp_init()
+        let srtp = String(cString: srtp_get_version_string())
+        let openssl = String(cString: OpenSSL_version(OPENSSL_VERSION))
+        let opus = String(cString: opus_get_version_string())
+        let vpx = String(cString: vpx_codec_version_str())
+        let h264 = WelsGetCodecVersion()
+        return [
+            Check(name: "OpenSSL", ok: OpenSSL_version_num() >= 0x3000_0000, detail: openssl,
+                  fix: "apt-get install libssl-dev (OpenSSL 3 is needed for DTLS 1.2 and the SRTP ciphers)"),
+            Check(name: "libsrtp2", ok: true, detail: srtp, fix: nil),
+            Check(name: "libopus", ok: true, detail: opus, fix: nil),
+            Check(name: "libvpx", ok: true, detail: "libvpx \(vpx)", fix: nil),
+            Check(name: "OpenH264", ok: h264.uMajor >= 2, detail: "OpenH264 \(h264.uMajor).\(h264.uMinor).\(h264.uRevision)",
+                  fix: "apt-get install libopenh264-dev"),
+        ]
+    }
+
+    static func readProcInteger(_ path: String) -> Int? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}

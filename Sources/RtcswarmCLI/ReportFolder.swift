@@ -1,0 +1,31 @@
+import Foundation
+
+/// Where a run writes its files: `--out DIR`, or `Reports/<name>-<UTC timestamp>/`.
+public struct ReportFolder {
+    public let url: URL
+
+    /// Creates the folder (and parents). The timestamp is UTC, sortable, and safe in paths.
+    public init(name: String, out: String?, root: String = "Reports", now: Date = Date()) throws {
+        if let out {
+            url = URL(fileURLWithPath: out)
+        } else {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+            url = URL(fileURLWithPath: root).appendingPathComponent("\(name)-\(formatter.string(from: now))")
+        }
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// Writes `value` as pretty, key-sorted JSON.
+    public func writeJSON<Value: Encodable>(_ value: Value, to name: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(value).write(to: url.appendingPathComponent(name))
+    }
+
+    public func writeText(_ text: String, to name: String) throws {
+        try Data(text.utf8).write(to: url.appendingPathComponent(name))
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import RtcswarmCLI
+import Synchronization
+import XCTest
+
+/// Collects what a command prints.
+final class CapturedConsole: Sendable {
+    let outLines = Mutex<[String]>([])
+    let errorLines = Mutex<[String]>([])
+
+    var console: Console {
+        Console(out: { line in self.outLines.withLock { $0.append(line) } },
+                error: { line in self.errorLines.withLock { $0.append(line) } },
+                isTerminal: false)
+    }
+
+    var out: String { outLines.withLock { $0.joined(separator: "\n") } }
+    var error: String { errorLines.withLock { $0.joined(separator: "\n") } }
+}
+
+final class DispatchTests: XCTestCase {
+    func testUnknownSubcommandExitsTwoWithReasonAndHint() {
+        let captured = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["frobnicate"], console: captured.console), .usage)
+        XCTAssertTrue(captured.error.hasPrefix("error: unknown subcommand 'frobnicate'"))
+        XCTAssertTrue(captured.error.contains("hint: subcommands: selfcheck, doctor"))
+    }
+
+    func testUnknownFlagOfASubcommandExitsTwo() {
+        let captured = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["selfcheck", "--bogus"], console: captured.console), .usage)
+        XCTAssertTrue(captured.error.contains("unknown option --bogus for 'selfcheck'"))
+        XCTAssertTrue(captured.error.contains("--pairs"))
+        XCTAssertEqual(Rtcswarm.main(["--bogus"], console: captured.console), .usage)
+    }
+
+    func testVersionAndHelp() {
+        let captured = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["--version"], console: captured.console), .success)
+        XCTAssertEqual(captured.out, "rtcswarm \(Rtcswarm.version)")
+        let help = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["selfcheck", "--help"], console: help.console), .success)
+        XCTAssertTrue(help.out.contains("--pairs <N>"))
+        XCTAssertTrue(help.out.contains("(default: 50)"))
+    }
+
+    func testOutOfRangeValueIsAUsageError() {
+        let captured = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["selfcheck", "--rate", "0"], console: captured.console), .usage)
+        XCTAssertTrue(captured.error.contains("--rate 0: expected a whole number from 1 to 10000"))
+    }
+
+    func testSelfcheckSendsTheExactScheduleAndWritesItsReport() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("selfcheck-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let captured = CapturedConsole()
+        let code = Rtcswarm.main(["selfcheck", "--pairs", "2", "--duration", "0.2", "--rate", "50", "--size", "100",
+                                  "--out", folder.path], console: captured.console)
+        XCTAssertEqual(code, .success, captured.error)
+        XCTAssertEqual(captured.outLines.withLock { $0.last }, folder.path, "the last line is the report folder")
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("report.json"))) as? [String: Any]
+        // 4 peers, each sending every 20 ms for 200 ms: exactly 10 datagrams each.
+        XCTAssertEqual(report?["packetsSent"] as? Int, 40)
+        XCTAssertEqual(report?["packetsReceived"] as? Int, 40)
+        XCTAssertEqual(report?["lossPct"] as? Double, 0)
+        XCTAssertEqual(report?["peers"] as? Int, 4)
+        let latency = report?["latencyMs"] as? [String: Double]
+        XCTAssertGreaterThan(latency?["max"] ?? 0, 0, "latency is measured, not zero")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("summary.md").path))
+    }
+
+    func testDoctorReportsLimitsAndLibraryVersions() {
+        let checks = DoctorCommand.checks(peers: 10)
+        XCTAssertEqual(checks.map(\.name), ["open files", "socket buffers", "OpenSSL", "libsrtp2", "libopus", "libvpx", "OpenH264"])
+        XCTAssertTrue(checks[2].detail.hasPrefix("OpenSSL 3"))
+        XCTAssertFalse(DoctorCommand.checks(peers: 100_000_000).first?.ok ?? true, "a hundred million peers exceed any file limit")
+    }
+}
