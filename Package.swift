@@ -35,6 +35,7 @@ let package = Package(
             dependencies: ["RTCBase", "EventLoop", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
         ),
         .executableTarget(name: "rtcswarm", dependencies: ["RtcswarmCLI"]),
+        .executableTarget(name: "Benchmarks", dependencies: ["RTCBase", "EventLoop"]),
 
         // Test support: virtual time, in-memory network, fuzzing, captured fixtures.
         .target(name: "WebRTCTestKit", dependencies: ["RTCBase"]),
@@ -46,6 +47,7 @@ let package = Package(
             dependencies: ["CShims", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
         ),
         .testTarget(name: "RtcswarmCLITests", dependencies: ["RtcswarmCLI"]),
+        .testTarget(name: "ProjectTests", dependencies: ["WebRTCTestKit"]),
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
         .testTarget(name: "RTCBaseTests", dependencies: ["RTCBase"]),
     ],

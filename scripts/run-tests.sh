@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The test suite on a fresh Debian machine: installs what is missing, builds, and runs
+# every test. Exits non-zero on any failure. Extra arguments go to `swift test`.
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+require_swift
+ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose
+swift build --build-tests
+log=$(mktemp)
+set +e
+swift test --disable-swift-testing "$@" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+# One plain closing line that any CI reads: "tests: N passed, N failed".
+# XCTest's last summary reads "Executed N tests, with [K tests skipped and ]F failures".
+summary=$(grep -E 'Executed [0-9]+ tests?, with ' "$log" | tail -n 1 || true)
+executed=$(echo "$summary" | sed -nE 's/.*Executed ([0-9]+) tests?.*/\1/p')
+failed=$(echo "$summary" | sed -nE 's/.* ([0-9]+) failures?.*/\1/p')
+skipped=$(echo "$summary" | sed -nE 's/.*with ([0-9]+) tests? skipped.*/\1/p')
+rm -f "$log"
+if [ -n "$executed" ]; then
+    echo "tests: $((executed - ${failed:-0} - ${skipped:-0})) passed, ${failed:-0} failed, ${skipped:-0} skipped"
+fi
+exit "$status"
