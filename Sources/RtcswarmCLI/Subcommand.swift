@@ -1,5 +1,5 @@
 /// One `rtcswarm <name>` subcommand.
-public protocol Subcommand {
+public protocol Subcommand: SendableMetatype {
     static var spec: CommandSpec { get }
     /// Runs with parsed arguments; returns the process exit code.
     static func run(_ arguments: ParsedArguments, console: Console) -> ExitCode
