@@ -26,6 +26,9 @@ let package = Package(
         // Sans-IO core.
         .target(name: "RTCBase"),
 
+        // Scenario files: JSON5, validation with clear errors, the execution plan.
+        .target(name: "Scenario", dependencies: ["RTCBase"]),
+
         // The only targets that touch sockets, clocks and threads.
         .target(name: "EventLoop", dependencies: ["RTCBase", "CShims"]),
 
@@ -47,6 +50,7 @@ let package = Package(
             dependencies: ["CShims", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
         ),
         .testTarget(name: "RtcswarmCLITests", dependencies: ["RtcswarmCLI"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "WebRTCTestKit"]),
         .testTarget(name: "ProjectTests", dependencies: ["WebRTCTestKit"]),
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
         .testTarget(name: "RTCBaseTests", dependencies: ["RTCBase"]),

@@ -1,0 +1,120 @@
+/// Who starts when, with what: a pure function of the scenario, so it can be checked
+/// against literal tables before any socket opens (the k6 way).
+public struct ExecutionPlan: Equatable, Sendable {
+    public enum Side: String, Codable, Sendable {
+        /// A publisher, player, member or echo peer.
+        case single
+        /// The member of a pair who joins first and makes the offer.
+        case caller
+        /// The member of a pair who answers.
+        case callee
+    }
+
+    public struct Peer: Equatable, Sendable {
+        public var group: Int
+        /// Index within the group (for pairs: the call's index, shared by both sides).
+        public var index: Int
+        public var side: Side
+        public var startMs: Int64
+        public var stopMs: Int64
+        /// Which worker process runs it (both sides of a call share one).
+        public var worker: Int
+        /// The room a pair or member joins.
+        public var room: String?
+        /// The stream a publisher publishes or a player plays.
+        public var stream: String?
+    }
+
+    public let peers: [Peer]
+    public let durationMs: Int64
+
+    /// Arrival rate when the scenario gives none.
+    public static let defaultRatePerSecond = 50.0
+
+    public init(scenario: Scenario, workers: Int) {
+        let workers = max(1, workers)
+        durationMs = Int64((scenario.durationS * 1000).rounded())
+        let publishers = scenario.groups.filter { $0.role == .publisher }.reduce(0) { $0 + $1.count }
+        var peers: [Peer] = []
+        var unit = 0
+        for (groupIndex, group) in scenario.groups.enumerated() {
+            let lifetimes = Self.lifetimes(of: group, runMs: durationMs)
+            let capacity = scenario.target.room?.capacity ?? 2
+            let prefix = scenario.target.room?.roomPrefix ?? "room-"
+            let streamName = group.stream?.name ?? "livestream"
+            let perPublisher = group.stream?.perPublisher ?? false
+            for (slot, lifetime) in lifetimes {
+                let worker = unit % workers
+                unit += 1
+                var peer = Peer(group: groupIndex, index: slot, side: .single, startMs: lifetime.lowerBound,
+                                stopMs: lifetime.upperBound, worker: worker, room: nil, stream: nil)
+                switch group.role {
+                case .pair:
+                    peer.room = "\(prefix)\(groupIndex)-\(slot)"
+                    peer.side = .caller
+                    peers.append(peer)
+                    peer.side = .callee
+                case .member:
+                    peer.room = "\(prefix)\(groupIndex)-\(slot / capacity)"
+                case .publisher:
+                    peer.stream = perPublisher ? "\(streamName)-\(slot)" : streamName
+                case .player:
+                    peer.stream = perPublisher && publishers > 0 ? "\(streamName)-\(slot % publishers)" : streamName
+                case .echo:
+                    break
+                }
+                peers.append(peer)
+            }
+        }
+        self.peers = peers.sorted { ($0.startMs, $0.group, $0.index, $0.side == .callee ? 1 : 0) < ($1.startMs, $1.group, $1.index, $1.side == .callee ? 1 : 0) }
+    }
+
+    /// When each slot of a group is alive: (slot, start..<stop) in milliseconds. A slot
+    /// can live more than once when stages ramp down and up again.
+    static func lifetimes(of group: PeerGroup, runMs: Int64) -> [(Int, Range<Int64>)] {
+        let groupStart = Int64(((group.startS ?? 0) * 1000).rounded())
+        let stayMs = group.durationS.map { Int64(($0 * 1000).rounded()) }
+        func stop(from start: Int64, limit: Int64) -> Int64 {
+            min(limit, stayMs.map { start + $0 } ?? limit, runMs)
+        }
+        if let stages = group.arrival?.stages {
+            return stagedLifetimes(stages, from: groupStart, runMs: runMs).compactMap { slot, range in
+                let end = stop(from: range.lowerBound, limit: range.upperBound)
+                return range.lowerBound < end ? (slot, range.lowerBound..<end) : nil
+            }
+        }
+        let rate = group.arrival?.ratePerS ?? defaultRatePerSecond
+        return (0..<group.count).compactMap { slot in
+            let start = groupStart + Int64((Double(slot) * 1000 / rate).rounded(.down))
+            let end = stop(from: start, limit: runMs)
+            return start < end ? (slot, start..<end) : nil
+        }
+    }
+
+    /// k6-style ramping: the target level moves linearly over each stage; slot i starts
+    /// when the level reaches i+1 and stops when it falls back to i (last in, first out).
+    static func stagedLifetimes(_ stages: [Arrival.Stage], from groupStart: Int64, runMs: Int64) -> [(Int, Range<Int64>)] {
+        var result: [(Int, Range<Int64>)] = []
+        var openSince: [Int: Int64] = [:]
+        var level = 0
+        var stageStart = groupStart
+        for stage in stages {
+            let length = Int64((stage.durationS * 1000).rounded())
+            let from = level, to = stage.target
+            if to > from {
+                for slot in from..<to {
+                    openSince[slot] = stageStart + length * Int64(slot + 1 - from) / Int64(to - from)
+                }
+            } else if to < from {
+                for slot in (to..<from).reversed() {
+                    let stopAt = stageStart + length * Int64(from - slot) / Int64(from - to)
+                    if let start = openSince.removeValue(forKey: slot) { result.append((slot, start..<stopAt)) }
+                }
+            }
+            level = to
+            stageStart += length
+        }
+        for (slot, start) in openSince { result.append((slot, start..<runMs)) }
+        return result.sorted { ($0.1.lowerBound, $0.0) < ($1.1.lowerBound, $1.0) }
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import RTCBase
+
+extension Scenario {
+    /// Checks what types alone cannot: ranges, combinations that cannot work (a VP8
+    /// publisher on SRS), and references. Throws the first problem with its path.
+    public func validate() throws(ScenarioError) {
+        try check(durationS > 0 && durationS <= 7 * 86_400, "duration_s", "\(durationS) must be more than 0 and at most 604800 (a week)")
+        try check(!name.isEmpty, "name", "must not be empty")
+        try target.validate()
+        try check(!groups.isEmpty, "groups", "needs at least one group")
+        for (index, group) in groups.enumerated() {
+            try group.validate(path: "groups[\(index)]", target: target, scenarioDuration: durationS)
+        }
+        if let matrix { try matrix.validate(target: target) }
+        for (index, threshold) in (thresholds ?? []).enumerated() {
+            try check(!threshold.expr.trimmingCharacters(in: .whitespaces).isEmpty, "thresholds[\(index)]",
+                      "is empty; write e.g. \"setup_ms.p95 < 500\"")
+        }
+        if let workers = run?.workers { try check((1...256).contains(workers), "run.workers", "\(workers) must be from 1 to 256") }
+        if let sample = run?.decodeSamplePct {
+            try check((0...100).contains(sample), "run.decode_sample_pct", "\(sample) must be from 0 to 100")
+        }
+    }
+}
+
+func check(_ condition: Bool, _ path: String, _ message: @autoclosure () -> String) throws(ScenarioError) {
+    if !condition { throw ScenarioError(path: path, message()) }
+}
+
+extension Target {
+    /// The roles that make sense against this kind of target.
+    public var allowedRoles: [PeerGroup.Role] {
+        switch kind {
+        case .builtinRoom, .room: return [.pair, .member]
+        case .srs: return [.publisher, .player]
+        case .whip: return [.publisher]
+        case .whep: return [.player]
+        case .janus: return janus?.plugin == .echotest ? [.echo] : [.publisher, .player]
+        }
+    }
+
+    /// Video codecs the target accepts (SRS: H.264 only, PROTOCOLS.md and TARGETS.md).
+    public var allowedCodecs: [VideoSettings.Codec] {
+        kind == .srs ? [.h264] : VideoSettings.Codec.allCases
+    }
+
+    func validate() throws(ScenarioError) {
+        switch kind {
+        case .builtinRoom:
+            try check(url == nil, "target.url", "builtin-room starts its own server on loopback; remove url or use kind \"room\"")
+        case .room:
+            let transport = room?.transport ?? .socketio
+            try requireURL(schemes: transport == .socketio ? ["http", "https", "ws", "wss"] : ["ws", "wss"])
+        case .srs, .whip, .whep, .janus:
+            try requireURL(schemes: ["http", "https"])
+        }
+        if kind == .janus { try check(janus != nil, "target.janus", "janus needs { plugin: \"echotest\" } or { plugin: \"videoroom\" }") }
+        if let capacity = room?.capacity {
+            try check(kind == .builtinRoom, "target.room.capacity", "only the built-in room server's capacity can be set")
+            try check((2...1_000).contains(capacity), "target.room.capacity", "\(capacity) must be from 2 to 1000")
+        }
+        if let eip = srs?.eip {
+            try check(SocketAddress(host: eip, port: 0) != nil, "target.srs.eip", "\"\(eip)\" is not an IP address")
+        }
+    }
+
+    private func requireURL(schemes: [String]) throws(ScenarioError) {
+        guard let url, !url.isEmpty else {
+            throw ScenarioError(path: "target.url", "\(kind.rawValue) needs a url, e.g. \(Self.exampleURL(kind))")
+        }
+        let scheme = url.split(separator: ":", maxSplits: 1).first.map(String.init)?.lowercased() ?? ""
+        try check(url.contains("://") && schemes.contains(scheme), "target.url",
+                  "\"\(url)\" must start with \(schemes.map { "\($0)://" }.joined(separator: " or "))")
+    }
+
+    static func exampleURL(_ kind: Kind) -> String {
+        switch kind {
+        case .builtinRoom, .room: return "\"${ROOM_URL:-http://127.0.0.1:3000}\""
+        case .srs: return "\"${SRS_URL:-http://127.0.0.1:1985}\""
+        case .whip: return "\"${WHIP_URL:-http://127.0.0.1:1985/rtc/v1/whip/?app=live&stream=livestream}\""
+        case .whep: return "\"${WHEP_URL:-http://127.0.0.1:1985/rtc/v1/whep/?app=live&stream=livestream}\""
+        case .janus: return "\"${JANUS_URL:-http://127.0.0.1:8088/janus}\""
+        }
+    }
+}
+
+extension PeerGroup {
+    func validate(path: String, target: Target, scenarioDuration: Double) throws(ScenarioError) {
+        try check(target.allowedRoles.contains(role), "\(path).role",
+                  "\"\(role.rawValue)\" does not work with a \(target.kind.rawValue) target; use \(target.allowedRoles.map(\.rawValue).joined(separator: " or "))")
+        try check((1...1_000_000).contains(count), "\(path).count", "\(count) must be from 1 to 1000000")
+        if let start = startS {
+            try check(start >= 0 && start < scenarioDuration, "\(path).start_s", "\(start) must be from 0 to less than the run's duration_s (\(scenarioDuration))")
+        }
+        if let duration = durationS { try check(duration > 0, "\(path).duration_s", "\(duration) must be more than 0") }
+        if let arrival { try arrival.validate(path: "\(path).arrival", count: count) }
+        if let video = media?.video { try video.validate(path: "\(path).media.video", target: target) }
+        if let audio = media?.audio { try audio.validate(path: "\(path).media.audio") }
+        if let ice { try ice.validate(path: "\(path).ice") }
+        if media != nil {
+            try check(role != .member, "\(path).media", "members exchange signaling only; remove media or use role \"pair\"")
+        }
+    }
+}
+
+extension Arrival {
+    func validate(path: String, count: Int) throws(ScenarioError) {
+        try check((ratePerS == nil) != (stages == nil), path, "give either rate_per_s or stages, not both and not neither")
+        if let rate = ratePerS { try check(rate > 0 && rate <= 100_000, "\(path).rate_per_s", "\(rate) must be more than 0 and at most 100000") }
+        guard let stages else { return }
+        try check(!stages.isEmpty, "\(path).stages", "needs at least one stage")
+        for (index, stage) in stages.enumerated() {
+            try check(stage.durationS > 0, "\(path).stages[\(index)].duration_s", "\(stage.durationS) must be more than 0")
+            try check((0...count).contains(stage.target), "\(path).stages[\(index)].target",
+                      "\(stage.target) must be from 0 to the group's count (\(count))")
+        }
+    }
+}
+
+extension VideoSettings {
+    func validate(path: String, target: Target) throws(ScenarioError) {
+        if let codec {
+            try check(target.allowedCodecs.contains(codec), "\(path).codec",
+                      "\"\(codec.rawValue)\" is not accepted by \(target.kind.rawValue) (H.264 + Opus only); use \"h264\"")
+        }
+        if let resolution { try Self.validate(resolution, path: "\(path).resolution") }
+        if let fps { try check((1...120).contains(fps), "\(path).fps", "\(fps) must be from 1 to 120") }
+        if let bitrate = bitrateKbps { try Self.validate(bitrateKbps: bitrate, path: "\(path).bitrate_kbps") }
+    }
+
+    static func validate(_ resolution: Resolution, path: String) throws(ScenarioError) {
+        let fits = (Resolution.smallest.width...Resolution.largest.width).contains(resolution.width)
+            && (Resolution.smallest.height...Resolution.largest.height).contains(resolution.height)
+        try check(fits && resolution.width % 2 == 0 && resolution.height % 2 == 0, path,
+                  "\(resolution) must be even and from \(Resolution.smallest) to \(Resolution.largest)")
+    }
+
+    static func validate(bitrateKbps: Int, path: String) throws(ScenarioError) {
+        try check((30...50_000).contains(bitrateKbps), path, "\(bitrateKbps) must be from 30 to 50000")
+    }
+}
+
+extension AudioSettings {
+    func validate(path: String) throws(ScenarioError) {
+        if let bitrate = bitrateKbps { try check((6...510).contains(bitrate), "\(path).bitrate_kbps", "\(bitrate) must be from 6 to 510 (Opus)") }
+        if let channels { try check(channels == 1 || channels == 2, "\(path).channels", "\(channels) must be 1 or 2") }
+    }
+}
+
+extension ICESettings {
+    func validate(path: String) throws(ScenarioError) {
+        for (index, server) in (servers ?? []).enumerated() {
+            try check(!server.urls.isEmpty, "\(path).servers[\(index)].urls", "needs at least one url")
+            for (urlIndex, url) in server.urls.enumerated() {
+                let scheme = url.split(separator: ":").first.map(String.init) ?? ""
+                try check(["stun", "turn", "turns"].contains(scheme), "\(path).servers[\(index)].urls[\(urlIndex)]",
+                          "\"\(url)\" must start with stun:, turn: or turns:")
+                if scheme != "stun" {
+                    try check(server.username != nil && server.credential != nil, "\(path).servers[\(index)]",
+                              "a TURN server needs username and credential")
+                }
+            }
+        }
+        if relayOnly == true {
+            let hasTURN = (servers ?? []).contains { $0.urls.contains { !$0.hasPrefix("stun:") } }
+            try check(hasTURN, "\(path).relay_only", "relay_only needs a turn: server in ice.servers")
+        }
+        for (index, address) in (localAddresses ?? []).enumerated() {
+            try check(SocketAddress(host: address, port: 0) != nil, "\(path).local_addresses[\(index)]",
+                      "\"\(address)\" is not an IP address")
+        }
+    }
+}
+
+extension Matrix {
+    func validate(target: Target) throws(ScenarioError) {
+        if let codecs = codec {
+            try check(!codecs.isEmpty, "matrix.codec", "is empty; remove it or list values")
+            for (index, codec) in codecs.enumerated() {
+                try check(target.allowedCodecs.contains(codec), "matrix.codec[\(index)]",
+                          "\"\(codec.rawValue)\" is not accepted by \(target.kind.rawValue) (H.264 + Opus only)")
+            }
+        }
+        if let resolutions = resolution {
+            try check(!resolutions.isEmpty, "matrix.resolution", "is empty; remove it or list values")
+            for (index, value) in resolutions.enumerated() { try VideoSettings.validate(value, path: "matrix.resolution[\(index)]") }
+        }
+        if let bitrates = bitrateKbps {
+            try check(!bitrates.isEmpty, "matrix.bitrate_kbps", "is empty; remove it or list values")
+            for (index, value) in bitrates.enumerated() { try VideoSettings.validate(bitrateKbps: value, path: "matrix.bitrate_kbps[\(index)]") }
+        }
+    }
+}

@@ -1,0 +1,171 @@
+/// A scenario file: which target to hit, with what crowd, for how long, and what counts
+/// as a pass. Keys are snake_case in the file (`duration_s`); docs/scenarios.md lists
+/// every key with its type, default and allowed values.
+public struct Scenario: Codable, Equatable, Sendable {
+    public var name: String
+    public var description: String?
+    /// Seeds every random choice (impairment, credentials, jitter); default 1.
+    public var seed: UInt64?
+    /// How long the run lasts, in seconds.
+    public var durationS: Double
+    public var target: Target
+    public var groups: [PeerGroup]
+    public var matrix: Matrix?
+    public var thresholds: [Threshold]?
+    public var run: RunSettings?
+
+    public var effectiveSeed: UInt64 { seed ?? 1 }
+}
+
+/// Where the peers go.
+public struct Target: Codable, Equatable, Sendable {
+    public enum Kind: String, AllowedValues {
+        case builtinRoom = "builtin-room", room, srs, whip, whep, janus
+    }
+
+    public var kind: Kind
+    /// The server's URL; not used by `builtin-room`, required by the others.
+    public var url: String?
+    public var room: RoomSettings?
+    public var srs: SRSSettings?
+    public var janus: JanusSettings?
+    /// Accept self-signed certificates on https:// and wss:// targets (default false).
+    public var insecureTls: Bool?
+    /// Sent as `Authorization: Bearer <token>` (WHIP/WHEP).
+    public var bearerToken: String?
+}
+
+/// The room protocol (PROTOCOLS.md section 3).
+public struct RoomSettings: Codable, Equatable, Sendable {
+    public enum Transport: String, AllowedValues { case socketio, websocket }
+
+    public var transport: Transport?
+    /// The event the others in a room receive when someone joins (`other_joined`, or
+    /// `otherjoin` as in the widely copied public server).
+    public var otherJoinedEvent: String?
+    /// Members per room on the built-in server (default 2).
+    public var capacity: Int?
+    /// Room names are `<prefix><n>` (default `room-`).
+    public var roomPrefix: String?
+}
+
+public struct SRSSettings: Codable, Equatable, Sendable {
+    public enum API: String, AllowedValues { case rtc, whipWhep = "whip-whep" }
+
+    /// SRS's app name (default `live`).
+    public var app: String?
+    /// `rtc` for /rtc/v1/publish/ and /play/, `whip-whep` for SRS's WHIP/WHEP endpoints.
+    public var api: API?
+    /// Sent as `?eip=` so SRS announces this address as its candidate (default 127.0.0.1).
+    public var eip: String?
+}
+
+public struct JanusSettings: Codable, Equatable, Sendable {
+    public enum Plugin: String, AllowedValues { case echotest, videoroom }
+
+    public var plugin: Plugin
+    /// VideoRoom room id (created when absent).
+    public var roomId: UInt64?
+}
+
+/// One kind of peer and how many of them.
+public struct PeerGroup: Codable, Equatable, Sendable {
+    public enum Role: String, AllowedValues {
+        /// Sends media to a server (SRS, WHIP, Janus VideoRoom).
+        case publisher
+        /// Receives a published stream (SRS, WHEP, Janus VideoRoom).
+        case player
+        /// A caller and a callee meeting in one room; `count` is the number of calls.
+        case pair
+        /// Joins a room and exchanges signaling only (room server stress).
+        case member
+        /// Sends media to an echo service (Janus EchoTest) and receives it back.
+        case echo
+    }
+
+    public var name: String?
+    public var role: Role
+    /// How many peers (for `pair`, how many calls): the most that run at once.
+    public var count: Int
+    public var arrival: Arrival?
+    /// Seconds after the run starts that this group begins arriving (default 0).
+    public var startS: Double?
+    /// Seconds each peer stays after it arrives (default: until the run ends).
+    public var durationS: Double?
+    public var media: MediaSettings?
+    public var ice: ICESettings?
+    public var stream: StreamSettings?
+}
+
+/// How peers arrive: at a fixed rate, or following stages that ramp up and down.
+public struct Arrival: Codable, Equatable, Sendable {
+    /// New peers (pairs) per second (default 50).
+    public var ratePerS: Double?
+    /// k6-style stages: ramp linearly to `target` peers over `duration_s`.
+    public var stages: [Stage]?
+
+    public struct Stage: Codable, Equatable, Sendable {
+        public var durationS: Double
+        public var target: Int
+    }
+}
+
+public struct MediaSettings: Codable, Equatable, Sendable {
+    public var video: VideoSettings?
+    public var audio: AudioSettings?
+}
+
+public struct VideoSettings: Codable, Equatable, Sendable {
+    public enum Codec: String, AllowedValues { case vp8, vp9, h264 }
+
+    /// Default true; false sends no video.
+    public var enabled: Bool?
+    public var codec: Codec?
+    public var resolution: Resolution?
+    public var fps: Int?
+    public var bitrateKbps: Int?
+}
+
+public struct AudioSettings: Codable, Equatable, Sendable {
+    /// Default true; false sends no audio.
+    public var enabled: Bool?
+    public var bitrateKbps: Int?
+    /// 1 (mono, default) or 2 (stereo).
+    public var channels: Int?
+}
+
+public struct ICESettings: Codable, Equatable, Sendable {
+    public var servers: [ICEServer]?
+    /// Use only relay candidates (through TURN).
+    public var relayOnly: Bool?
+    /// The local addresses that become host candidates (default ["127.0.0.1"]).
+    public var localAddresses: [String]?
+}
+
+public struct ICEServer: Codable, Equatable, Sendable {
+    /// `stun:host:port`, `turn:host:port?transport=udp`.
+    public var urls: [String]
+    public var username: String?
+    public var credential: String?
+}
+
+public struct StreamSettings: Codable, Equatable, Sendable {
+    /// The stream publishers publish and players play (default `livestream`).
+    public var name: String?
+    /// Each publisher gets its own stream `<name>-<n>`; players are spread over them.
+    public var perPublisher: Bool?
+}
+
+/// Values that expand one scenario into several runs compared side by side.
+public struct Matrix: Codable, Equatable, Sendable {
+    public var codec: [VideoSettings.Codec]?
+    public var resolution: [Resolution]?
+    public var bitrateKbps: [Int]?
+}
+
+public struct RunSettings: Codable, Equatable, Sendable {
+    /// Worker processes (default: one per core).
+    public var workers: Int?
+    /// Percent of received streams that are fully decoded (default 5, at least one stream).
+    public var decodeSamplePct: Double?
+}
