@@ -23,6 +23,7 @@ let package = Package(
         // Sans-IO core.
         .target(name: "RTCBase"),
         .target(name: "Impairment", dependencies: ["RTCBase"]),
+        .target(name: "Metrics", dependencies: ["RTCBase"]),
 
         // Test support: virtual time, in-memory network, fuzzing, captured fixtures.
         .target(name: "WebRTCTestKit", dependencies: ["RTCBase"]),
@@ -31,6 +32,7 @@ let package = Package(
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
         .testTarget(name: "RTCBaseTests", dependencies: ["RTCBase"]),
         .testTarget(name: "ImpairmentTests", dependencies: ["Impairment", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "MetricsTests", dependencies: ["Metrics", "RTCBase", "WebRTCTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )
