@@ -125,6 +125,8 @@ public struct ImpairedLink<Packet> {
             let jitter = jitterSampler.sample(active.profile.jitterDistribution, jitter: active.jitterNanoseconds, using: &jitterRandom)
             delay = max(0, delay + jitter)
         }
+        // Validated profiles stay far inside; this only keeps a bad one from trapping.
+        delay = min(max(delay, 0), 1e16)
         var deliverAt = departure + .nanoseconds(Int64(delay.rounded()))
         if !active.profile.reorder { deliverAt = max(deliverAt, latestDelivery) }
         latestDelivery = max(latestDelivery, deliverAt)
@@ -144,7 +146,8 @@ extension ImpairedLink where Packet == Transmit {
     }
 }
 
-/// A profile with the numbers the per-packet path needs worked out once.
+/// A profile with the numbers the per-packet path needs worked out once. Profiles are
+/// meant to be validated (decoding does it); out-of-range numbers are clamped, not trapped on.
 private struct ActiveProfile: Sendable {
     enum Loss: Sendable {
         case none
@@ -169,9 +172,9 @@ private struct ActiveProfile: Sendable {
         duplicateProbability = profile.duplicatePct / 100
         delayNanoseconds = profile.delayMs * 1e6
         jitterNanoseconds = profile.jitterMs * 1e6
-        limits = profile.rateKbps.map {
+        limits = profile.rateKbps.map { rate in
             RateLimiter.Limits(
-                bytesPerSecond: $0 * 1000 / 8, bucketBytes: profile.bucketBytes,
+                bytesPerSecond: (rate > 0 ? rate : 0.001) * 1000 / 8, bucketBytes: profile.bucketBytes,
                 queuePackets: profile.queuePackets, queueBytes: profile.queueBytes)
         }
     }

@@ -86,4 +86,15 @@ final class ImpairedLinkDelayTests: XCTestCase {
         let p = (2 * jitter - spacing) * (2 * jitter - spacing) / (8 * jitter * jitter)
         XCTAssertEqual(Double(swaps), Double(n - 1) * p, accuracy: sigmas * (3 * Double(n - 1) * p * (1 - p)).squareRoot())
     }
+
+    func testUnvalidatedProfileIsClampedInsteadOfTrapping() {
+        var profile = ImpairmentProfile()
+        profile.delayMs = -5
+        profile.jitterMs = 1e300
+        profile.rateKbps = 0
+        XCTAssertThrowsError(try profile.validate())
+        let deliveries = drive(profile, count: 10).deliveries
+        XCTAssertEqual(deliveries.count, 10)
+        XCTAssertTrue(deliveries.allSatisfy { $0.deliverAt >= $0.sentAt })
+    }
 }
