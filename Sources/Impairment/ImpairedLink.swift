@@ -54,7 +54,7 @@ public struct ImpairedLink<Packet> {
         self.init(schedule: ImpairmentSchedule(profile), start: .zero, seed: seed)
     }
 
-    /// The profile packets sent now get (as of the last `send`).
+    /// The profile the last `send` applied (clean before the first send).
     public var profile: ImpairmentProfile { active.profile }
 
     /// Packets accepted and not yet delivered.
