@@ -25,6 +25,8 @@ let package = Package(
 
         // Sans-IO core.
         .target(name: "RTCBase"),
+        .target(name: "Impairment", dependencies: ["RTCBase"]),
+        .target(name: "Metrics", dependencies: ["RTCBase"]),
 
         // Scenario files: JSON5, validation with clear errors, the execution plan.
         .target(name: "Scenario", dependencies: ["RTCBase"]),
@@ -54,6 +56,8 @@ let package = Package(
         .testTarget(name: "ProjectTests", dependencies: ["WebRTCTestKit"]),
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
         .testTarget(name: "RTCBaseTests", dependencies: ["RTCBase"]),
+        .testTarget(name: "ImpairmentTests", dependencies: ["Impairment", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "MetricsTests", dependencies: ["Metrics", "RTCBase", "WebRTCTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,48 @@
+/// One figure of a `MetricSet`: a count by its bare name (`failed_peers`) or a statistic of
+/// a distribution (`setup_ms.p95`).
+public struct MetricAddress: Hashable, Sendable, CustomStringConvertible {
+    public var name: MetricName
+    /// Present exactly when `name` is a distribution.
+    public var statistic: Statistic?
+
+    /// The address of a distribution's statistic.
+    public init(_ name: MetricName, _ statistic: Statistic) {
+        self.name = name
+        self.statistic = statistic
+    }
+
+    /// The address of a counter or gauge.
+    public init(_ name: MetricName) {
+        self.name = name
+        statistic = nil
+    }
+
+    /// Parses `name` or `name.statistic`, with errors that name the bad part and list
+    /// what is allowed.
+    public init(parsing text: String) throws(ThresholdError) {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let nameText = String(parts[0])
+        guard let name = MetricName(rawValue: nameText) else {
+            let allowed = MetricName.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ThresholdError("unknown metric '\(nameText)'; allowed: \(allowed)")
+        }
+        let allowedStatistics = Statistic.allCases.map { ".\($0.rawValue)" }.joined(separator: " ")
+        switch (name.kind, parts.count > 1 ? String(parts[1]) : nil) {
+        case (.distribution, nil):
+            throw ThresholdError("'\(nameText)' is a distribution: add one of \(allowedStatistics)")
+        case (.distribution, let statisticText?):
+            guard let statistic = Statistic(rawValue: statisticText) else {
+                throw ThresholdError("unknown statistic '.\(statisticText)' of '\(nameText)'; allowed: \(allowedStatistics)")
+            }
+            self.init(name, statistic)
+        case (_, nil):
+            self.init(name)
+        case (_, let statisticText?):
+            throw ThresholdError("'\(nameText)' is a count: use its bare name, without '.\(statisticText)'")
+        }
+    }
+
+    public var description: String {
+        statistic.map { "\(name.rawValue).\($0.rawValue)" } ?? name.rawValue
+    }
+}

@@ -1,0 +1,72 @@
+/// The figures rtcswarm reports, by the names of METRICS.md ("Names used in reports and
+/// thresholds"), each with its kind.
+public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, CodingKeyRepresentable {
+    // Per peer, milliseconds (METRICS.md "Connection setup").
+    case setupMs = "setup_ms"
+    case signalingMs = "signaling_ms"
+    case iceMs = "ice_ms"
+    case dtlsMs = "dtls_ms"
+    case firstPacketMs = "first_packet_ms"
+    case firstFrameMs = "first_frame_ms"
+    // Per received stream.
+    case lossPct = "loss_pct"
+    case residualLossPct = "residual_loss_pct"
+    case burstMax = "burst_max"
+    case jitterMs = "jitter_ms"
+    case frameLossPct = "frame_loss_pct"
+    case fps
+    case freezeCount = "freeze_count"
+    case freezeMs = "freeze_ms"
+    case resolutionSurvival = "resolution_survival"
+    case latencyMs = "latency_ms"
+    case psnrDb = "psnr_db"
+    case rttMs = "rtt_ms"
+    case nacks
+    case plis
+    // Peers and rooms.
+    case failedPeers = "failed_peers"
+    case connectedPeers = "connected_peers"
+    case joinMs = "join_ms"
+    case relayMs = "relay_ms"
+    // Per worker (the harness watching itself).
+    case lagMs = "lag_ms"
+    case cpuPct = "cpu_pct"
+    case rssMb = "rss_mb"
+    case socketDrops = "socket_drops"
+
+    /// How a figure is kept and addressed.
+    public enum Kind: Sendable {
+        /// One value per peer, stream or sample, kept as a `Histogram`; addressed with a
+        /// statistic (`setup_ms.p95`).
+        case distribution
+        /// A total over the run, kept as a `Counter`; addressed by its bare name.
+        case counter
+        /// A level, kept as a `Gauge` (merged by adding); addressed by its bare name.
+        case gauge
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .nacks, .plis, .failedPeers, .socketDrops: .counter
+        case .connectedPeers: .gauge
+        default: .distribution
+        }
+    }
+}
+
+/// What a threshold reads from a distribution (METRICS.md: `.p50 .p95 .p99 .min .max .mean`).
+public enum Statistic: String, CaseIterable, Hashable, Sendable, Codable {
+    case p50, p95, p99, min, max, mean
+
+    /// The figure from a histogram; nil when it is empty.
+    public func value(of histogram: Histogram) -> Double? {
+        switch self {
+        case .p50: histogram.percentile(50)
+        case .p95: histogram.percentile(95)
+        case .p99: histogram.percentile(99)
+        case .min: histogram.min
+        case .max: histogram.max
+        case .mean: histogram.mean
+        }
+    }
+}
