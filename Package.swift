@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "Metrics", dependencies: ["RTCBase"]),
 
         // Scenario files: JSON5, validation with clear errors, the execution plan.
-        .target(name: "Scenario", dependencies: ["RTCBase"]),
+        .target(name: "Scenario", dependencies: ["RTCBase", "Impairment", "Metrics"]),
 
         // The only targets that touch sockets, clocks and threads.
         .target(name: "EventLoop", dependencies: ["RTCBase", "CShims"]),

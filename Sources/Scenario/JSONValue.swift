@@ -35,7 +35,7 @@ public indirect enum JSONValue: Equatable, Sendable {
         case .null: return "null"
         case .bool(let value): return String(value)
         case .integer(let value): return String(value)
-        case .number(let value): return value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        case .number(let value): return formatNumber(value)
         case .string(let value): return "\"\(value)\""
         case .array: return "a list"
         case .object: return "an object"

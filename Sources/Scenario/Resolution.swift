@@ -38,7 +38,7 @@ public struct Resolution: Codable, Hashable, Sendable, CustomStringConvertible {
 
 /// A pass/fail rule over the figures of METRICS.md (`setup_ms.p95 < 500`); each becomes
 /// one JUnit test case. Written as a string, or as an object to abort the run early.
-public struct Threshold: Codable, Equatable, Sendable {
+public struct ThresholdSpec: Codable, Equatable, Sendable {
     public var expr: String
     /// Stop the run as soon as this threshold fails (default false).
     public var abortOnFail: Bool?

@@ -1,11 +1,13 @@
 import Foundation
+import Impairment
+import Metrics
 import RTCBase
 
 extension Scenario {
     /// Checks what types alone cannot: ranges, combinations that cannot work (a VP8
     /// publisher on SRS), and references. Throws the first problem with its path.
     public func validate() throws(ScenarioError) {
-        try check(durationS > 0 && durationS <= 7 * 86_400, "duration_s", "\(durationS) must be more than 0 and at most 604800 (a week)")
+        try check(durationS > 0 && durationS <= 7 * 86_400, "duration_s", "\(formatNumber(durationS)) must be more than 0 and at most 604800 (a week)")
         try check(!name.isEmpty, "name", "must not be empty")
         try target.validate()
         try check(!groups.isEmpty, "groups", "needs at least one group")
@@ -14,12 +16,15 @@ extension Scenario {
         }
         if let matrix { try matrix.validate(target: target) }
         for (index, threshold) in (thresholds ?? []).enumerated() {
-            try check(!threshold.expr.trimmingCharacters(in: .whitespaces).isEmpty, "thresholds[\(index)]",
-                      "is empty; write e.g. \"setup_ms.p95 < 500\"")
+            do {
+                _ = try Threshold(parsing: threshold.expr)
+            } catch {
+                throw ScenarioError(path: "thresholds[\(index)]", error.description)
+            }
         }
         if let workers = run?.workers { try check((1...256).contains(workers), "run.workers", "\(workers) must be from 1 to 256") }
         if let sample = run?.decodeSamplePct {
-            try check((0...100).contains(sample), "run.decode_sample_pct", "\(sample) must be from 0 to 100")
+            try check((0...100).contains(sample), "run.decode_sample_pct", "\(formatNumber(sample)) must be from 0 to 100")
         }
     }
 }
@@ -91,13 +96,17 @@ extension PeerGroup {
                   "\"\(role.rawValue)\" does not work with a \(target.kind.rawValue) target; use \(target.allowedRoles.map(\.rawValue).joined(separator: " or "))")
         try check((1...1_000_000).contains(count), "\(path).count", "\(count) must be from 1 to 1000000")
         if let start = startS {
-            try check(start >= 0 && start < scenarioDuration, "\(path).start_s", "\(start) must be from 0 to less than the run's duration_s (\(scenarioDuration))")
+            try check(start >= 0 && start < scenarioDuration, "\(path).start_s", "\(formatNumber(start)) must be from 0 to less than the run's duration_s (\(formatNumber(scenarioDuration)))")
         }
-        if let duration = durationS { try check(duration > 0, "\(path).duration_s", "\(duration) must be more than 0") }
+        if let duration = durationS { try check(duration > 0, "\(path).duration_s", "\(formatNumber(duration)) must be more than 0") }
         if let arrival { try arrival.validate(path: "\(path).arrival", count: count) }
         if let video = media?.video { try video.validate(path: "\(path).media.video", target: target) }
         if let audio = media?.audio { try audio.validate(path: "\(path).media.audio") }
         if let ice { try ice.validate(path: "\(path).ice") }
+        if let impairment {
+            try impairment.send?.validate(path: "\(path).impairment.send")
+            try impairment.receive?.validate(path: "\(path).impairment.receive")
+        }
         if media != nil {
             try check(role != .member, "\(path).media", "members exchange signaling only; remove media or use role \"pair\"")
         }
@@ -107,11 +116,11 @@ extension PeerGroup {
 extension Arrival {
     func validate(path: String, count: Int) throws(ScenarioError) {
         try check((ratePerS == nil) != (stages == nil), path, "give either rate_per_s or stages, not both and not neither")
-        if let rate = ratePerS { try check(rate > 0 && rate <= 100_000, "\(path).rate_per_s", "\(rate) must be more than 0 and at most 100000") }
+        if let rate = ratePerS { try check(rate > 0 && rate <= 100_000, "\(path).rate_per_s", "\(formatNumber(rate)) must be more than 0 and at most 100000") }
         guard let stages else { return }
         try check(!stages.isEmpty, "\(path).stages", "needs at least one stage")
         for (index, stage) in stages.enumerated() {
-            try check(stage.durationS > 0, "\(path).stages[\(index)].duration_s", "\(stage.durationS) must be more than 0")
+            try check(stage.durationS > 0, "\(path).stages[\(index)].duration_s", "\(formatNumber(stage.durationS)) must be more than 0")
             try check((0...count).contains(stage.target), "\(path).stages[\(index)].target",
                       "\(stage.target) must be from 0 to the group's count (\(count))")
         }
@@ -186,9 +195,26 @@ extension Matrix {
             try check(!resolutions.isEmpty, "matrix.resolution", "is empty; remove it or list values")
             for (index, value) in resolutions.enumerated() { try VideoSettings.validate(value, path: "matrix.resolution[\(index)]") }
         }
+        for (index, schedule) in (impairment ?? []).enumerated() {
+            try schedule.validate(path: "matrix.impairment[\(index)]")
+        }
         if let bitrates = bitrateKbps {
             try check(!bitrates.isEmpty, "matrix.bitrate_kbps", "is empty; remove it or list values")
             for (index, value) in bitrates.enumerated() { try VideoSettings.validate(bitrateKbps: value, path: "matrix.bitrate_kbps[\(index)]") }
+        }
+    }
+}
+
+extension ImpairmentSchedule {
+    /// Checks every profile of a schedule, naming the change and field at fault.
+    func validate(path: String) throws(ScenarioError) {
+        for (index, change) in changes.enumerated() {
+            do {
+                try change.profile.validate()
+            } catch {
+                let at = changes.count > 1 ? "\(path)[\(index)].profile" : path
+                throw ScenarioError(path: "\(at).\(error.field)", error.message)
+            }
         }
     }
 }

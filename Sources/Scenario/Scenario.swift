@@ -1,3 +1,5 @@
+import Impairment
+
 /// A scenario file: which target to hit, with what crowd, for how long, and what counts
 /// as a pass. Keys are snake_case in the file (`duration_s`); docs/scenarios.md lists
 /// every key with its type, default and allowed values.
@@ -11,7 +13,7 @@ public struct Scenario: Codable, Equatable, Sendable {
     public var target: Target
     public var groups: [PeerGroup]
     public var matrix: Matrix?
-    public var thresholds: [Threshold]?
+    public var thresholds: [ThresholdSpec]?
     public var run: RunSettings?
 
     public var effectiveSeed: UInt64 { seed ?? 1 }
@@ -95,6 +97,17 @@ public struct PeerGroup: Codable, Equatable, Sendable {
     public var media: MediaSettings?
     public var ice: ICESettings?
     public var stream: StreamSettings?
+    public var impairment: ImpairmentSettings?
+}
+
+/// Network impairment between each peer of a group and its socket (the kernel here has no
+/// netem). Each direction takes a preset name (`lossy-wifi`), a profile object
+/// (`{ loss_pct: 5, delay_ms: 40 }`) or a schedule (`[{ at_ms: 0, profile: "clean" }, ...]`).
+public struct ImpairmentSettings: Codable, Equatable, Sendable {
+    /// Applied to what the peer sends.
+    public var send: ImpairmentSchedule?
+    /// Applied to what the peer receives.
+    public var receive: ImpairmentSchedule?
 }
 
 /// How peers arrive: at a fixed rate, or following stages that ramp up and down.
@@ -161,6 +174,9 @@ public struct Matrix: Codable, Equatable, Sendable {
     public var codec: [VideoSettings.Codec]?
     public var resolution: [Resolution]?
     public var bitrateKbps: [Int]?
+    /// Impairments applied to what every peer receives, so each media path crosses one
+    /// impaired link; a group's own `impairment.receive` is replaced in that run.
+    public var impairment: [ImpairmentSchedule]?
 }
 
 public struct RunSettings: Codable, Equatable, Sendable {

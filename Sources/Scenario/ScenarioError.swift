@@ -36,8 +36,16 @@ func editDistance(_ a: String, _ b: String) -> Int {
     return previous[y.count]
 }
 
-/// The closest of `candidates` to `word`, if it is close enough to be a typo.
+/// The closest of `candidates` to `word`, if it is close enough to be a typo or the
+/// word is a shortened form (`bitrate` for `bitrate_kbps`).
 func closest(to word: String, in candidates: some Sequence<String>) -> String? {
-    let scored = candidates.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= max(2, word.count / 3) }
-    return scored.min { $0.1 < $1.1 }?.0
+    let scored = candidates.map { candidate in
+        (candidate, candidate.hasPrefix(word) && word.count >= 3 ? 1 : editDistance(word, candidate))
+    }.filter { $0.1 <= max(2, word.count / 3) }
+    return scored.min { ($0.1, $0.0) < ($1.1, $1.0) }?.0
+}
+
+/// A number as a person writes it: `-1`, `2.5`.
+func formatNumber(_ value: Double) -> String {
+    value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
 }

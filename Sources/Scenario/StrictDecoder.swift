@@ -100,7 +100,21 @@ struct ValueDecoder: Decoder {
         case is UInt64.Type: return try decodeInteger(UInt64.self) as! T
         case is UInt32.Type: return try decodeInteger(UInt32.self) as! T
         case is UInt16.Type: return try decodeInteger(UInt16.self) as! T
-        default: return try T(from: self)
+        default:
+            do {
+                return try T(from: self)
+            } catch let error as ScenarioError {
+                throw error
+            } catch let DecodingError.dataCorrupted(context) {
+                // Nested models may start their message with the field name; the path has it.
+                let path = ScenarioKeys.path(context.codingPath)
+                let field = path.split(separator: ".").last.map { "\($0): " } ?? ""
+                let message = context.debugDescription.hasPrefix(field) ? String(context.debugDescription.dropFirst(field.count))
+                    : context.debugDescription
+                throw ScenarioError(path: path, message)
+            } catch {
+                throw ScenarioError(path: path, "\(error)")
+            }
         }
     }
 
@@ -186,8 +200,9 @@ private struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             let name = jsonKey(key)
             let known = decoder.state.requestedKeys[decoder.path] ?? []
             let strays = members.map(\.key).filter { !known.contains($0) }
-            if let typo = closest(to: name, in: strays) {
-                throw StrictDecoding.unknownKey(typo, at: decoder.path, known: known.union([name]))
+            if let typo = strays.first(where: { closest(to: $0, in: [name]) != nil }) {
+                let full = decoder.path.isEmpty ? typo : "\(decoder.path).\(typo)"
+                throw ScenarioError(path: full, "unknown key; did you mean \"\(name)\"?")
             }
             throw ScenarioError(path: decoder.path, "missing required key \"\(name)\"")
         }

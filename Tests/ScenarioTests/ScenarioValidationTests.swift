@@ -1,0 +1,93 @@
+import Scenario
+import XCTest
+
+final class ScenarioValidationTests: XCTestCase {
+    static let base = """
+    {
+      name: "t", duration_s: 30,
+      target: { kind: "builtin-room" },
+      groups: [
+        { role: "pair", count: 4, media: { video: { codec: "vp8", resolution: "640x360" } } },
+        { role: "member", count: 10, arrival: { rate_per_s: 100 } },
+      ],
+      thresholds: ["setup_ms.p95 < 500"],
+    }
+    """
+
+    private func message(_ text: String = base, set overrides: [String] = [], environment: [String: String] = [:]) -> String? {
+        do {
+            _ = try ScenarioLoader.load(text: text, environment: environment, overrides: overrides)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    func testBaseScenarioIsValid() throws {
+        let loaded = try ScenarioLoader.load(text: Self.base)
+        XCTAssertEqual(loaded.scenario.groups.count, 2)
+        XCTAssertEqual(loaded.scenario.groups[0].media?.video?.resolution, Resolution(width: 640, height: 360))
+        XCTAssertEqual(loaded.scenario.thresholds?.first?.expr, "setup_ms.p95 < 500")
+        XCTAssertEqual(loaded.scenario.effectiveSeed, 1)
+    }
+
+    func testEachKindOfMistakeGivesOneMessageNamingTheField() {
+        let cases: [([String], String)] = [
+            (["groups[0].media.video.codec=vp10"], "groups[0].media.video.codec: \"vp10\" is not one of vp8, vp9, h264 (did you mean \"vp8\"?)"),
+            (["groups[0].count=ten"], "groups[0].count: expected a whole number, found \"ten\""),
+            (["groups[0].count=0"], "groups[0].count: 0 must be from 1 to 1000000"),
+            (["groups[0].count=2.5"], "groups[0].count: expected a whole number, found 2.5"),
+            (["duration_s=-1"], "duration_s: -1 must be more than 0 and at most 604800 (a week)"),
+            (["groups[0].media.video.resolution=640by360"], "groups[0].media.video.resolution: \"640by360\" is not a resolution; write WIDTHxHEIGHT, e.g. \"1280x720\""),
+            (["groups[0].media.video.resolution=7680x4320"], "groups[0].media.video.resolution: 7680x4320 must be even and from 160x90 to 3840x2160"),
+            (["groups[0].media.video.fps=500"], "groups[0].media.video.fps: 500 must be from 1 to 120"),
+            (["groups[0].role=publisher"], "groups[0].role: \"publisher\" does not work with a builtin-room target; use pair or member"),
+            (["target.kind=srs"], "target.url: srs needs a url, e.g. \"${SRS_URL:-http://127.0.0.1:1985}\""),
+            (["target.kind=srs", "target.url=http://127.0.0.1:1985", "groups[0].role=publisher", "groups[1].role=player"],
+             "groups[0].media.video.codec: \"vp8\" is not accepted by srs (H.264 + Opus only); use \"h264\""),
+            (["target.kind=room", "target.url=127.0.0.1:3000"], "target.url: \"127.0.0.1:3000\" must start with http:// or https:// or ws:// or wss://"),
+            (["target.url=http://x"], "target.url: builtin-room starts its own server on loopback; remove url or use kind \"room\""),
+            (["groups[1].arrival.stages=[{duration_s: 5, target: 3}]"], "groups[1].arrival: give either rate_per_s or stages, not both and not neither"),
+            (["groups[1].arrival={stages: [{duration_s: 5, target: 30}]}"], "groups[1].arrival.stages[0].target: 30 must be from 0 to the group's count (10)"),
+            (["groups[1].media={audio: {}}"], "groups[1].media: members exchange signaling only; remove media or use role \"pair\""),
+            (["thresholds[0]=setup_ms.p95 <"], "thresholds[0]: threshold 'setup_ms.p95 <': expected a number after '<', got the end"),
+            (["groups[0].ice={relay_only: true}"], "groups[0].ice.relay_only: relay_only needs a turn: server in ice.servers"),
+            (["groups[0].ice={servers: [{urls: ['turn:127.0.0.1:3478']}]}"], "groups[0].ice.servers[0]: a TURN server needs username and credential"),
+            (["groups[0].ice={local_addresses: ['localhost']}"], "groups[0].ice.local_addresses[0]: \"localhost\" is not an IP address"),
+            (["groups[0].impairment={receive: {loss_pct: 120}}"], "groups[0].impairment.receive.loss_pct: must be within 0.0...100.0, got 120.0"),
+            (["groups[0].impairment={send: 'wifi'}"], "groups[0].impairment.send: unknown impairment preset 'wifi'; allowed: clean, 3g, lossy-wifi, congested"),
+        ]
+        for (overrides, expected) in cases {
+            XCTAssertEqual(message(set: overrides), expected, "\(overrides)")
+        }
+    }
+
+    func testUnknownKeysAreReportedWithASuggestion() {
+        let typo = Self.base.replacingOccurrences(of: "count: 4", with: "cuont: 4")
+        XCTAssertEqual(message(typo), "groups[0].cuont: unknown key; did you mean \"count\"?")
+        let extra = Self.base.replacingOccurrences(of: "duration_s: 30,", with: "duration_s: 30, colour: 'red',")
+        XCTAssertEqual(message(extra)?.hasPrefix("colour: unknown key (allowed here: "), true, message(extra) ?? "")
+        let nested = Self.base.replacingOccurrences(of: "resolution: \"640x360\"", with: "resolution: \"640x360\", bitrate: 5")
+        XCTAssertEqual(message(nested)?.hasPrefix("groups[0].media.video.bitrate: unknown key; did you mean \"bitrate_kbps\"?"), true,
+                       message(nested) ?? "")
+    }
+
+    func testMissingRequiredKeyAndBadSyntaxAndMissingVariable() {
+        XCTAssertEqual(message(Self.base.replacingOccurrences(of: "name: \"t\", ", with: "")), "missing required key \"name\"")
+        XCTAssertEqual(message("{ name: 't', }}"), "not valid JSON5: line 1, column 15: unexpected '}' after the document")
+        XCTAssertEqual(message(Self.base.replacingOccurrences(of: "duration_s: 30", with: "duration_s: ${DUR}")),
+                       "line 2: ${DUR} is not set and has no default; set it or write ${DUR:-default}")
+        XCTAssertNil(message(Self.base.replacingOccurrences(of: "duration_s: 30", with: "duration_s: ${DUR}"), environment: ["DUR": "12"]),
+                     "numbers can come from the environment")
+    }
+
+    func testOverridesChangeFieldsAndReportBadPaths() throws {
+        let loaded = try ScenarioLoader.load(text: Self.base, overrides: ["groups[0].count=50", "seed=9", "groups[0].name=calls"])
+        XCTAssertEqual(loaded.scenario.groups[0].count, 50)
+        XCTAssertEqual(loaded.scenario.seed, 9)
+        XCTAssertEqual(loaded.scenario.groups[0].name, "calls")
+        XCTAssertEqual(message(set: ["groups[5].count=1"]), "groups[5].count: index 5 is past the end of a list of 2")
+        XCTAssertEqual(message(set: ["groups.count"]), "--set groups.count: expected PATH=VALUE, e.g. --set groups[0].count=50")
+        XCTAssertEqual(message(set: ["name.first=x"]), "name.first: --set goes through \"first\" but that part of the file is a string, not an object")
+    }
+}
