@@ -37,7 +37,7 @@ let package = Package(
         // The command line.
         .target(
             name: "RtcswarmCLI",
-            dependencies: ["RTCBase", "EventLoop", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
+            dependencies: ["RTCBase", "EventLoop", "Scenario", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
         ),
         .executableTarget(name: "rtcswarm", dependencies: ["RtcswarmCLI"]),
         .executableTarget(name: "Benchmarks", dependencies: ["RTCBase", "EventLoop"]),
@@ -51,7 +51,7 @@ let package = Package(
             name: "ShimTests",
             dependencies: ["CShims", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
         ),
-        .testTarget(name: "RtcswarmCLITests", dependencies: ["RtcswarmCLI"]),
+        .testTarget(name: "RtcswarmCLITests", dependencies: ["RtcswarmCLI", "WebRTCTestKit"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "WebRTCTestKit"]),
         .testTarget(name: "ProjectTests", dependencies: ["WebRTCTestKit"]),
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),

@@ -23,7 +23,7 @@ final class DispatchTests: XCTestCase {
         let captured = CapturedConsole()
         XCTAssertEqual(Rtcswarm.main(["frobnicate"], console: captured.console), .usage)
         XCTAssertTrue(captured.error.hasPrefix("error: unknown subcommand 'frobnicate'"))
-        XCTAssertTrue(captured.error.contains("hint: subcommands: selfcheck, doctor"))
+        XCTAssertTrue(captured.error.contains("hint: subcommands: validate, selfcheck, doctor"))
     }
 
     func testUnknownFlagOfASubcommandExitsTwo() {
@@ -74,5 +74,34 @@ final class DispatchTests: XCTestCase {
         XCTAssertEqual(checks.map(\.name), ["open files", "socket buffers", "OpenSSL", "libsrtp2", "libopus", "libvpx", "OpenH264"])
         XCTAssertTrue(checks[2].detail.hasPrefix("OpenSSL 3"))
         XCTAssertFalse(DoctorCommand.checks(peers: 100_000_000).first?.ok ?? true, "a hundred million peers exceed any file limit")
+    }
+}
+
+final class ValidateCommandTests: XCTestCase {
+    private func write(_ text: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-\(UUID().uuidString).json5")
+        try Data(text.utf8).write(to: url)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url.path
+    }
+
+    func testValidScenarioPrintsItsPlanSummary() throws {
+        let path = try write("{ name: 'q', duration_s: 30, target: { kind: 'builtin-room' }, groups: [{ role: 'pair', count: 20, arrival: { rate_per_s: 10 } }] }")
+        let captured = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["validate", path], console: captured.console), .success, captured.error)
+        XCTAssertEqual(captured.out, "ok: \(path): \"q\", 1 group(s), 40 peers, last start at 1.9 s, 30.0 s, 0 threshold(s)")
+    }
+
+    func testBadFieldExitsTwoNamingIt() throws {
+        let path = try write("{ name: 'q', duration_s: 30, target: { kind: 'builtin-room' }, groups: [{ role: 'pair', count: 2 }] }")
+        let captured = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["validate", path, "--set", "groups[0].media.video.codec=vp10"], console: captured.console), .usage)
+        XCTAssertEqual(captured.error, "error: groups[0].media.video.codec: \"vp10\" is not one of vp8, vp9, h264 (did you mean \"vp8\"?)")
+    }
+
+    func testMissingFileSaysSo() {
+        let captured = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["validate", "/nonexistent/s.json5"], console: captured.console), .usage)
+        XCTAssertTrue(captured.error.hasPrefix("error: cannot read /nonexistent/s.json5: "), captured.error)
     }
 }
