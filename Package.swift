@@ -31,6 +31,9 @@ let package = Package(
         // Scenario files: JSON5, validation with clear errors, the execution plan.
         .target(name: "Scenario", dependencies: ["RTCBase", "Impairment", "Metrics"]),
 
+        // Reports: JSON, NDJSON, JUnit, Markdown, HTML with SVG charts; compare and merge.
+        .target(name: "Report", dependencies: ["Metrics"]),
+
         // The only targets that touch sockets, clocks and threads.
         .target(name: "EventLoop", dependencies: ["RTCBase", "CShims"]),
 
@@ -53,6 +56,7 @@ let package = Package(
         ),
         .testTarget(name: "RtcswarmCLITests", dependencies: ["RtcswarmCLI", "WebRTCTestKit"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "WebRTCTestKit"]),
+        .testTarget(name: "ReportTests", dependencies: ["Report", "Metrics", "WebRTCTestKit"]),
         .testTarget(name: "ProjectTests", dependencies: ["WebRTCTestKit"]),
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
         .testTarget(name: "RTCBaseTests", dependencies: ["RTCBase"]),

@@ -1,0 +1,131 @@
+import Metrics
+
+/// `report.html`: one self-contained file (inline CSS and SVG, no script) with the
+/// verdict, the figures side by side, and the charts: setup-time CDF and phase breakdown,
+/// loss and jitter distributions, peers and bitrate over time, resolution survival,
+/// server-side figures, workers, and the worst peers.
+public enum HTMLReport {
+    public static func render(_ report: RunReport) -> String {
+        var html = """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8"><title>\(Format.escape(report.scenarioName)) - rtcswarm</title>
+        <style>
+        body{font-family:sans-serif;margin:24px;color:#222;max-width:1400px}
+        table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
+        th:first-child,td:first-child{text-align:left}.verdict{padding:8px 12px;font-weight:bold;display:inline-block}
+        .pass{background:#d9f2d9}.fail{background:#f8d7da}.charts{display:flex;flex-wrap:wrap;gap:12px}
+        .charts svg{border:1px solid #ddd;background:#fff}
+        </style></head><body>
+        <h1>\(Format.escape(report.scenarioName))</h1>
+        <p>rtcswarm \(Format.escape(report.rtcswarmVersion)), started \(Format.escape(report.startedAt)), \(Format.number(report.durationS)) s, seed \(report.seed)</p>
+        <p class="verdict \(report.passed ? "pass" : "fail")">\(Format.escape(MarkdownSummary.verdict(report)))</p>
+
+        """
+        html += figuresTable(report)
+        html += thresholdsTable(report)
+        html += "<h2>Charts</h2><div class=\"charts\">"
+        html += charts(report).joined()
+        html += "</div>"
+        html += workersTable(report)
+        html += worstPeersTable(report)
+        html += "<h2>Scenario</h2><pre>\(Format.escape(report.resolvedScenario))</pre></body></html>\n"
+        return html
+    }
+
+    static func charts(_ report: RunReport) -> [String] {
+        let cells = report.cells
+        func cdf(_ name: MetricName) -> [SVGChart.Series] {
+            cells.compactMap { cell in
+                guard let histogram = cell.metrics.histograms[name], histogram.count > 0 else { return nil }
+                let points = stride(from: 0.0, through: 100.0, by: 2.0).compactMap { q in histogram.percentile(q).map { (x: $0, y: q) } }
+                return SVGChart.Series(name: cell.label, points: points)
+            }
+        }
+        var charts: [String] = [
+            SVGChart.lines(title: "Setup time (CDF)", xLabel: "setup_ms", yLabel: "% of peers", series: cdf(.setupMs)),
+            SVGChart.bars(title: "Setup phases, p50", yLabel: "ms", bars: cells.flatMap { cell in
+                [MetricName.signalingMs, .iceMs, .dtlsMs, .firstFrameMs].compactMap { name in
+                    cell.metrics.value(at: MetricAddress(name, .p50)).map { (label: (cells.count > 1 ? cell.label + " " : "") + name.rawValue, value: $0) }
+                }
+            }),
+            SVGChart.lines(title: "Packet loss per stream (CDF)", xLabel: "loss_pct", yLabel: "% of streams", series: cdf(.lossPct)),
+            SVGChart.lines(title: "Jitter per stream (CDF)", xLabel: "jitter_ms", yLabel: "% of streams", series: cdf(.jitterMs)),
+            SVGChart.lines(title: "Connected peers", xLabel: "s", yLabel: "peers", series: cells.map { cell in
+                SVGChart.Series(name: cell.label, points: cell.timeSeries.map { (x: $0.tS, y: Double($0.connectedPeers)) })
+            }),
+            SVGChart.lines(title: "Received bitrate", xLabel: "s", yLabel: "kbps", series: cells.map { cell in
+                SVGChart.Series(name: cell.label, points: cell.timeSeries.map { (x: $0.tS, y: $0.receiveKbps) })
+            }),
+            SVGChart.bars(title: "Resolution survival, minimum per cell", yLabel: "%", bars: cells.compactMap { cell in
+                cell.metrics.value(at: MetricAddress(.resolutionSurvival, .min)).map { (label: cell.label, value: $0) }
+            }),
+        ]
+        let resolutions = cells.flatMap(\.peers).flatMap(\.streams).reduce(into: [String: Int]()) { totals, stream in
+            for (size, frames) in stream.resolutions { totals[size, default: 0] += frames }
+        }
+        if !resolutions.isEmpty {
+            charts.append(SVGChart.bars(title: "Frames received by resolution", yLabel: "frames",
+                                        bars: resolutions.sorted { $0.key < $1.key }.map { (label: $0.key, value: Double($0.value)) }))
+        }
+        for key in Set(cells.flatMap(\.serverSamples).flatMap(\.values.keys)).sorted() {
+            charts.append(SVGChart.lines(title: "Server: \(key)", xLabel: "s", yLabel: key, series: cells.map { cell in
+                SVGChart.Series(name: cell.label, points: cell.serverSamples.compactMap { sample in sample.values[key].map { (x: sample.tS, y: $0) } })
+            }))
+        }
+        return charts
+    }
+
+    private static func figuresTable(_ report: RunReport) -> String {
+        let rows = SummaryRows.rows(for: report.cells)
+        guard !rows.isEmpty else { return "<p>No figures were recorded.</p>" }
+        var html = "<h2>Figures</h2><table><tr><th>figure</th>" + report.cells.map { "<th>\(Format.escape($0.label))</th>" }.joined() + "</tr>"
+        for (address, values) in rows {
+            html += "<tr><td>\(address)</td>" + values.map { "<td>\(Format.number($0))</td>" }.joined() + "</tr>"
+        }
+        return html + "</table>"
+    }
+
+    private static func thresholdsTable(_ report: RunReport) -> String {
+        let rows = report.cells.flatMap { cell in cell.thresholds.map { (cell.label, $0) } }
+        guard !rows.isEmpty else { return "" }
+        var html = "<h2>Thresholds</h2><table><tr><th>threshold</th><th>cell</th><th>measured</th><th>result</th></tr>"
+        for (label, outcome) in rows {
+            html += "<tr class=\"\(outcome.passed ? "pass" : "fail")\"><td>\(Format.escape(outcome.expr))</td><td>\(Format.escape(label))</td>"
+                + "<td>\(Format.number(outcome.measured))</td><td>\(outcome.passed ? "pass" : "FAIL")</td></tr>"
+        }
+        return html + "</table>"
+    }
+
+    private static func workersTable(_ report: RunReport) -> String {
+        guard !report.workers.isEmpty else { return "" }
+        var html = "<h2>Workers</h2><table><tr><th>worker</th><th>peers</th><th>CPU %</th><th>RSS MB</th><th>lag p50 ms</th><th>lag p99 ms</th><th>lag max ms</th><th>socket drops</th><th>send errors</th></tr>"
+        for worker in report.workers {
+            html += "<tr><td>\(worker.index)</td><td>\(worker.peers)</td><td>\(Format.number(worker.cpuPct))</td><td>\(Format.number(worker.rssMB))</td>"
+                + "<td>\(Format.number(worker.lagP50Ms))</td><td>\(Format.number(worker.lagP99Ms))</td><td>\(Format.number(worker.lagMaxMs))</td>"
+                + "<td>\(worker.socketDrops)</td><td>\(worker.sendErrors)</td></tr>"
+        }
+        return html + "</table>"
+    }
+
+    /// Failed peers first, then the highest loss: the ones worth a look.
+    static func worstPeers(_ report: RunReport, limit: Int = 20) -> [PeerRecord] {
+        let peers = report.cells.flatMap(\.peers)
+        func worstLoss(_ peer: PeerRecord) -> Double { peer.streams.map(\.lossPct).max() ?? 0 }
+        return Array(peers.sorted { a, b in
+            if (a.outcome == .failed) != (b.outcome == .failed) { return a.outcome == .failed }
+            return worstLoss(a) > worstLoss(b)
+        }.prefix(limit))
+    }
+
+    private static func worstPeersTable(_ report: RunReport) -> String {
+        let peers = worstPeers(report)
+        guard !peers.isEmpty else { return "" }
+        var html = "<h2>Worst peers</h2><table><tr><th>peer</th><th>role</th><th>outcome</th><th>setup ms</th><th>worst loss %</th><th>reason</th></tr>"
+        for peer in peers {
+            html += "<tr><td>\(Format.escape(peer.id))</td><td>\(Format.escape(peer.role))</td><td>\(peer.outcome.rawValue)</td>"
+                + "<td>\(Format.number(peer.phases["setup_ms"]))</td><td>\(Format.number(peer.streams.map(\.lossPct).max()))</td>"
+                + "<td style=\"text-align:left\">\(Format.escape(peer.failureReason ?? ""))</td></tr>"
+        }
+        return html + "</table>"
+    }
+}

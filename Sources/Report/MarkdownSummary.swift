@@ -1,0 +1,47 @@
+/// `summary.md`: the table a person pastes into a pull request. Matrix cells stand side
+/// by side, one column each.
+public enum MarkdownSummary {
+    public static func render(_ report: RunReport) -> String {
+        var lines = ["# \(report.scenarioName)", ""]
+        lines.append("rtcswarm \(report.rtcswarmVersion), started \(report.startedAt), \(Format.number(report.durationS)) s, seed \(report.seed)")
+        lines.append("")
+        lines.append("**\(verdict(report))**")
+        lines.append("")
+        let rows = SummaryRows.rows(for: report.cells)
+        if !rows.isEmpty {
+            lines.append("| figure | " + report.cells.map(\.label).joined(separator: " | ") + " |")
+            lines.append("|---|" + String(repeating: "---|", count: report.cells.count))
+            for (address, values) in rows {
+                lines.append("| `\(address)` | " + values.map { Format.number($0) }.joined(separator: " | ") + " |")
+            }
+            lines.append("")
+        }
+        let thresholds = report.cells.flatMap { cell in cell.thresholds.map { (cell.label, $0) } }
+        if !thresholds.isEmpty {
+            lines.append("| threshold | cell | measured | result |")
+            lines.append("|---|---|---|---|")
+            for (label, outcome) in thresholds {
+                lines.append("| `\(outcome.expr)` | \(label) | \(Format.number(outcome.measured)) | \(outcome.passed ? "pass" : "**FAIL**") |")
+            }
+            lines.append("")
+        }
+        let failed = report.cells.flatMap(\.peers).filter { $0.outcome == .failed }
+        if !failed.isEmpty {
+            lines.append("Failed peers: \(failed.count). First reasons:")
+            lines.append("")
+            for peer in failed.prefix(10) {
+                lines.append("- \(peer.id) (\(peer.role)) in \(peer.failedPhase ?? "?") at \(Format.number(peer.endedAtMs / 1000)) s: \(peer.failureReason ?? "no reason recorded")")
+            }
+            lines.append("")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func verdict(_ report: RunReport) -> String {
+        if let reason = report.invalidReason { return "INVALID: harness saturated (\(reason)); the figures say nothing about the server" }
+        if report.interrupted { return "INTERRUPTED: the report covers what ran" }
+        if let reason = report.abortReason { return "ABORTED: \(reason)" }
+        let failures = report.cells.flatMap(\.thresholds).filter { !$0.passed }.count
+        return failures == 0 ? "PASSED" : "FAILED: \(failures) threshold(s)"
+    }
+}

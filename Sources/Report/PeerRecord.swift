@@ -1,0 +1,95 @@
+/// One peer's life: when each setup phase finished, how it ended, and what its streams saw.
+/// Also one line of `peers.ndjson`, written as each peer ends.
+public struct PeerRecord: Codable, Equatable, Sendable {
+    public enum Outcome: String, Codable, Sendable {
+        /// Set up and ran until its planned stop.
+        case completed
+        /// Never finished setup, or ended with an error.
+        case failed
+        /// Still running when the run was interrupted.
+        case interrupted
+    }
+
+    public var id: String
+    public var group: Int
+    public var role: String
+    /// Milliseconds from the run's start.
+    public var startedAtMs: Double
+    public var endedAtMs: Double
+    /// `signaling_ms`, `ice_ms`, `dtls_ms`, `first_packet_ms`, `first_frame_ms`, `setup_ms`, `join_ms`.
+    public var phases: [String: Double]
+    public var outcome: Outcome
+    /// The phase it failed in (`signaling`, `ice`, `dtls`, `media`).
+    public var failedPhase: String?
+    /// In the server's own words where there are some ("SRS answered code 400").
+    public var failureReason: String?
+    /// `host`, `srflx`, `relay`, `prflx`.
+    public var candidatePair: String?
+    public var streams: [StreamRecord]
+
+    public init(id: String, group: Int, role: String, startedAtMs: Double, endedAtMs: Double, phases: [String: Double] = [:],
+                outcome: Outcome, failedPhase: String? = nil, failureReason: String? = nil, candidatePair: String? = nil,
+                streams: [StreamRecord] = []) {
+        self.id = id
+        self.group = group
+        self.role = role
+        self.startedAtMs = startedAtMs
+        self.endedAtMs = endedAtMs
+        self.phases = phases
+        self.outcome = outcome
+        self.failedPhase = failedPhase
+        self.failureReason = failureReason
+        self.candidatePair = candidatePair
+        self.streams = streams
+    }
+}
+
+/// One received stream's figures (METRICS.md, "Per received RTP stream").
+public struct StreamRecord: Codable, Equatable, Sendable {
+    public var kind: String
+    public var codec: String
+    public var packetsReceived: Int
+    public var packetsExpected: Int
+    public var lossPct: Double
+    public var residualLossPct: Double
+    public var burstMax: Int
+    public var jitterMs: Double
+    public var framesReceived: Int
+    public var frameLossPct: Double
+    public var fps: Double
+    public var freezeCount: Int
+    public var freezeMs: Double
+    /// Percent of received frames at the published resolution (video).
+    public var resolutionSurvival: Double?
+    /// Resolution (`1280x720`) -> frames received at it.
+    public var resolutions: [String: Int]
+    public var latencyMs: Double?
+    public var psnrDb: Double?
+    public var nacks: Int
+    public var plis: Int
+
+    public init(kind: String, codec: String, packetsReceived: Int, packetsExpected: Int, lossPct: Double, residualLossPct: Double,
+                burstMax: Int, jitterMs: Double, framesReceived: Int = 0, frameLossPct: Double = 0, fps: Double = 0,
+                freezeCount: Int = 0, freezeMs: Double = 0, resolutionSurvival: Double? = nil, resolutions: [String: Int] = [:],
+                latencyMs: Double? = nil, psnrDb: Double? = nil, nacks: Int = 0, plis: Int = 0) {
+        self.kind = kind
+        self.codec = codec
+        self.packetsReceived = packetsReceived
+        self.packetsExpected = packetsExpected
+        self.lossPct = lossPct
+        self.residualLossPct = residualLossPct
+        self.burstMax = burstMax
+        self.jitterMs = jitterMs
+        self.framesReceived = framesReceived
+        self.frameLossPct = frameLossPct
+        self.fps = fps
+        self.freezeCount = freezeCount
+        self.freezeMs = freezeMs
+        self.resolutionSurvival = resolutionSurvival
+        self.resolutions = resolutions
+        self.latencyMs = latencyMs
+        self.psnrDb = psnrDb
+        self.nacks = nacks
+        self.plis = plis
+    }
+}

@@ -1,0 +1,73 @@
+import Metrics
+
+/// `rtcswarm report compare OLD NEW`: the figures that moved, and which moved the wrong
+/// way by more than the tolerance: a regression gate against a stored baseline.
+public struct ReportComparison: Equatable, Sendable {
+    public struct Row: Equatable, Sendable {
+        public var cell: String
+        public var figure: String
+        public var old: Double
+        public var new: Double
+        /// Relative change in percent (nil when the old value is 0).
+        public var changePct: Double?
+        public var regression: Bool
+    }
+
+    public let rows: [Row]
+    /// Cells present in only one of the two reports.
+    public let unmatchedCells: [String]
+    public var regressions: [Row] { rows.filter(\.regression) }
+
+    /// Compares every summary figure of every cell present in both reports. A change is a
+    /// regression when it goes the bad way by more than `tolerancePct` percent and by more
+    /// than the figure's noise floor (5 ms, half a percentage point, one frame per second...).
+    public init(old: RunReport, new: RunReport, tolerancePct: Double = 10) {
+        var rows: [Row] = []
+        for newCell in new.cells {
+            guard let oldCell = old.cells.first(where: { $0.label == newCell.label }) else { continue }
+            for address in SummaryRows.addresses {
+                guard let before = oldCell.metrics.value(at: address), let after = newCell.metrics.value(at: address) else { continue }
+                let change = before == 0 ? nil : (after - before) / abs(before) * 100
+                let worse = Self.higherIsWorse(address.name) ? after - before : before - after
+                let relativeWorse = before == 0 ? worse > 0 : worse / abs(before) * 100 > tolerancePct
+                let regression = worse > Self.noiseFloor(address.name) && relativeWorse
+                rows.append(Row(cell: newCell.label, figure: address.description, old: before, new: after, changePct: change,
+                                regression: regression))
+            }
+        }
+        self.rows = rows
+        let oldLabels = Set(old.cells.map(\.label)), newLabels = Set(new.cells.map(\.label))
+        unmatchedCells = oldLabels.symmetricDifference(newLabels).sorted()
+    }
+
+    static func higherIsWorse(_ name: MetricName) -> Bool {
+        switch name {
+        case .fps, .resolutionSurvival, .psnrDb, .connectedPeers: return false
+        default: return true
+        }
+    }
+
+    static func noiseFloor(_ name: MetricName) -> Double {
+        switch name {
+        case .lossPct, .residualLossPct, .frameLossPct, .resolutionSurvival, .cpuPct: return 0.5
+        case .fps, .psnrDb, .rssMb: return 1
+        case .burstMax, .freezeCount, .nacks, .plis, .failedPeers, .connectedPeers, .socketDrops: return 0.5
+        default: return 5
+        }
+    }
+
+    /// The comparison as Markdown, regressions first.
+    public var markdown: String {
+        var lines = ["# rtcswarm report compare", ""]
+        lines.append(regressions.isEmpty ? "**No regressions.**" : "**\(regressions.count) regression(s).**")
+        lines.append("")
+        if !unmatchedCells.isEmpty { lines += ["Cells in only one report: \(unmatchedCells.joined(separator: ", "))", ""] }
+        lines.append("| cell | figure | old | new | change | |")
+        lines.append("|---|---|---|---|---|---|")
+        for row in rows.sorted(by: { $0.regression && !$1.regression }) where row.old != row.new || row.regression {
+            let change = row.changePct.map { (($0 >= 0) ? "+" : "") + Format.number($0) + " %" } ?? "from 0"
+            lines.append("| \(row.cell) | `\(row.figure)` | \(Format.number(row.old)) | \(Format.number(row.new)) | \(change) | \(row.regression ? "**REGRESSION**" : "") |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,147 @@
+import Metrics
+
+/// Everything a run produced: what ran (version, resolved scenario, seed), how it went
+/// (interrupted, harness saturated), and per matrix cell the figures of METRICS.md, the
+/// threshold outcomes, the time series and every peer. Written as `report.json`;
+/// `schemaVersion` changes whenever a field changes meaning.
+public struct RunReport: Codable, Equatable, Sendable {
+    public static let currentSchemaVersion = 1
+
+    public var schemaVersion: Int = RunReport.currentSchemaVersion
+    public var rtcswarmVersion: String
+    public var scenarioName: String
+    /// The scenario after environment substitution and `--set` overrides, as JSON.
+    public var resolvedScenario: String
+    public var seed: UInt64
+    /// Wall-clock start, ISO 8601 UTC.
+    public var startedAt: String
+    public var durationS: Double
+    /// Stopped by SIGINT/SIGTERM before the planned end.
+    public var interrupted: Bool
+    /// Set when the harness saturated (METRICS.md): the figures say nothing about the server.
+    public var invalidReason: String?
+    /// Why the run could not start or ended early (target unreachable, a threshold with abort_on_fail).
+    public var abortReason: String?
+    public var cells: [CellReport]
+    public var workers: [WorkerReport]
+
+    public init(rtcswarmVersion: String, scenarioName: String, resolvedScenario: String, seed: UInt64, startedAt: String,
+                durationS: Double, interrupted: Bool = false, invalidReason: String? = nil, abortReason: String? = nil,
+                cells: [CellReport], workers: [WorkerReport]) {
+        self.rtcswarmVersion = rtcswarmVersion
+        self.scenarioName = scenarioName
+        self.resolvedScenario = resolvedScenario
+        self.seed = seed
+        self.startedAt = startedAt
+        self.durationS = durationS
+        self.interrupted = interrupted
+        self.invalidReason = invalidReason
+        self.abortReason = abortReason
+        self.cells = cells
+        self.workers = workers
+    }
+
+    /// Every threshold held, nothing was interrupted, and the harness did not saturate.
+    public var passed: Bool {
+        !interrupted && invalidReason == nil && abortReason == nil && cells.allSatisfy { $0.thresholds.allSatisfy(\.passed) }
+    }
+}
+
+/// One run of a matrix (or the only run): its parameters and its figures.
+public struct CellReport: Codable, Equatable, Sendable {
+    /// `vp8 640x360 800kbps clean`; `default` without a matrix.
+    public var label: String
+    public var parameters: [String: String]
+    public var metrics: MetricSet
+    public var thresholds: [ThresholdOutcome]
+    public var timeSeries: [TimeSample]
+    public var peers: [PeerRecord]
+    /// Server-side samples on the same time axis (SRS summaries, Janus admin), when available.
+    public var serverSamples: [ServerSample]
+
+    public init(label: String, parameters: [String: String] = [:], metrics: MetricSet, thresholds: [ThresholdOutcome] = [],
+                timeSeries: [TimeSample] = [], peers: [PeerRecord] = [], serverSamples: [ServerSample] = []) {
+        self.label = label
+        self.parameters = parameters
+        self.metrics = metrics
+        self.thresholds = thresholds
+        self.timeSeries = timeSeries
+        self.peers = peers
+        self.serverSamples = serverSamples
+    }
+}
+
+/// A threshold's verdict with the figure it was judged on (nil when nothing was measured).
+public struct ThresholdOutcome: Codable, Equatable, Sendable {
+    public var expr: String
+    public var passed: Bool
+    public var measured: Double?
+    public var abortOnFail: Bool
+
+    public init(expr: String, passed: Bool, measured: Double?, abortOnFail: Bool = false) {
+        self.expr = expr
+        self.passed = passed
+        self.measured = measured
+        self.abortOnFail = abortOnFail
+    }
+}
+
+/// The run at one moment (one sample a second).
+public struct TimeSample: Codable, Equatable, Sendable {
+    public var tS: Double
+    public var connectingPeers: Int
+    public var connectedPeers: Int
+    public var failedPeers: Int
+    public var receiveKbps: Double
+    public var sendKbps: Double
+    public var lagP99Ms: Double
+
+    public init(tS: Double, connectingPeers: Int, connectedPeers: Int, failedPeers: Int, receiveKbps: Double,
+                sendKbps: Double, lagP99Ms: Double) {
+        self.tS = tS
+        self.connectingPeers = connectingPeers
+        self.connectedPeers = connectedPeers
+        self.failedPeers = failedPeers
+        self.receiveKbps = receiveKbps
+        self.sendKbps = sendKbps
+        self.lagP99Ms = lagP99Ms
+    }
+}
+
+/// One sample of the server's own figures.
+public struct ServerSample: Codable, Equatable, Sendable {
+    public var tS: Double
+    /// Name -> value: `cpu_pct`, `mem_mb`, `clients`, `streams`, `recv_kbps`, `send_kbps`.
+    public var values: [String: Double]
+
+    public init(tS: Double, values: [String: Double]) {
+        self.tS = tS
+        self.values = values
+    }
+}
+
+/// What one worker process says about itself (METRICS.md, "The harness watching itself").
+public struct WorkerReport: Codable, Equatable, Sendable {
+    public var index: Int
+    public var peers: Int
+    public var cpuPct: Double
+    public var rssMB: Double
+    public var lagP50Ms: Double
+    public var lagP99Ms: Double
+    public var lagMaxMs: Double
+    public var socketDrops: Int
+    public var sendErrors: Int
+
+    public init(index: Int, peers: Int, cpuPct: Double, rssMB: Double, lagP50Ms: Double, lagP99Ms: Double, lagMaxMs: Double,
+                socketDrops: Int, sendErrors: Int) {
+        self.index = index
+        self.peers = peers
+        self.cpuPct = cpuPct
+        self.rssMB = rssMB
+        self.lagP50Ms = lagP50Ms
+        self.lagP99Ms = lagP99Ms
+        self.lagMaxMs = lagMaxMs
+        self.socketDrops = socketDrops
+        self.sendErrors = sendErrors
+    }
+}

@@ -1,0 +1,26 @@
+import Metrics
+
+/// The figures a summary shows, in order, for every cell that has them.
+enum SummaryRows {
+    static let addresses: [MetricAddress] = [
+        MetricAddress(.connectedPeers), MetricAddress(.failedPeers),
+        MetricAddress(.setupMs, .p50), MetricAddress(.setupMs, .p95), MetricAddress(.setupMs, .p99),
+        MetricAddress(.signalingMs, .p95), MetricAddress(.iceMs, .p95), MetricAddress(.dtlsMs, .p95),
+        MetricAddress(.firstFrameMs, .p95),
+        MetricAddress(.lossPct, .mean), MetricAddress(.lossPct, .max), MetricAddress(.residualLossPct, .max),
+        MetricAddress(.burstMax, .max), MetricAddress(.jitterMs, .mean), MetricAddress(.jitterMs, .max),
+        MetricAddress(.frameLossPct, .max), MetricAddress(.fps, .mean), MetricAddress(.freezeCount, .max),
+        MetricAddress(.resolutionSurvival, .min), MetricAddress(.latencyMs, .p95), MetricAddress(.psnrDb, .mean),
+        MetricAddress(.rttMs, .p95), MetricAddress(.nacks), MetricAddress(.plis),
+        MetricAddress(.joinMs, .p50), MetricAddress(.joinMs, .p95), MetricAddress(.relayMs, .p50), MetricAddress(.relayMs, .p99),
+        MetricAddress(.lagMs, .p99), MetricAddress(.cpuPct, .max), MetricAddress(.rssMb, .max), MetricAddress(.socketDrops),
+    ]
+
+    /// (address, value per cell) for the addresses at least one cell measured.
+    static func rows(for cells: [CellReport]) -> [(MetricAddress, [Double?])] {
+        addresses.compactMap { address in
+            let values = cells.map { $0.metrics.value(at: address) }
+            return values.contains { $0 != nil } ? (address, values) : nil
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Metrics
+@testable import Report
+import XCTest
+
+final class ReportWritersTests: XCTestCase {
+    func testJUnitHasOneCaseePerThresholdAndFailsWithTheMeasuredValue() {
+        let report = ReportFixtures.report(cells: [ReportFixtures.cell("default", setup: [100, 200, 300], loss: [0.5], thresholds: [
+            ThresholdOutcome(expr: "setup_ms.p95 < 250", passed: false, measured: 300),
+            ThresholdOutcome(expr: "loss_pct.max < 1", passed: true, measured: 0.5),
+        ])])
+        let xml = JUnitReport.render(report)
+        XCTAssertTrue(xml.contains("<testsuites name=\"demo &lt;&amp;&gt;\" tests=\"4\" failures=\"1\">"), xml)
+        XCTAssertTrue(xml.contains("<testcase classname=\"thresholds\" name=\"setup_ms.p95 &lt; 250\">"), xml)
+        XCTAssertTrue(xml.contains("<failure message=\"setup_ms.p95 &lt; 250 failed: measured 300\">"), xml)
+        XCTAssertTrue(xml.contains("<testcase classname=\"thresholds\" name=\"loss_pct.max &lt; 1\"/>"), xml)
+        XCTAssertTrue(xml.contains("<testcase classname=\"run\" name=\"harness not saturated\"/>"), xml)
+    }
+
+    func testJUnitMarksInterruptedAndSaturatedRunsAsFailures() {
+        let report = ReportFixtures.report(cells: [ReportFixtures.cell("default", setup: [1], loss: [])], interrupted: true,
+                                           invalid: "lag p99 80 ms")
+        let xml = JUnitReport.render(report)
+        XCTAssertTrue(xml.contains("failures=\"2\""), xml)
+        XCTAssertTrue(xml.contains("interrupted before the planned end"), xml)
+        XCTAssertTrue(xml.contains("invalid: harness saturated: lag p99 80 ms"), xml)
+        XCTAssertFalse(report.passed)
+    }
+
+    func testSummaryShowsMatrixCellsSideBySideAndOnlyMeasuredFigures() {
+        let report = ReportFixtures.report(cells: [
+            ReportFixtures.cell("vp8", setup: [100, 200], loss: [1, 3]),
+            ReportFixtures.cell("h264", setup: [150], loss: [2]),
+        ])
+        let summary = MarkdownSummary.render(report)
+        XCTAssertTrue(summary.contains("| figure | vp8 | h264 |"), summary)
+        XCTAssertTrue(summary.contains("| `loss_pct.mean` | 2 | 2 |"), summary)
+        XCTAssertTrue(summary.contains("| `loss_pct.max` | 3 | 2 |"), summary)
+        XCTAssertFalse(summary.contains("jitter_ms"), "nothing measured jitter, so no row for it")
+        XCTAssertTrue(summary.contains("**PASSED**"), summary)
+        XCTAssertTrue(summary.contains("- p1 (player) in ice at 12.4 s: ICE consent lost at 12.4 s"), summary)
+    }
+
+    func testHTMLIsSelfContainedAndDrawsTheCharts() {
+        let report = ReportFixtures.report(cells: [ReportFixtures.cell("default", setup: Array(stride(from: 10.0, through: 500, by: 10)), loss: [0, 1, 2])])
+        let html = HTMLReport.render(report)
+        XCTAssertFalse(html.contains("<script"), "no script: the report must render anywhere")
+        XCTAssertFalse(html.contains("http://") && !html.contains("xmlns=\"http://www.w3.org/2000/svg\""))
+        XCTAssertTrue(html.contains("<h1>demo &lt;&amp;&gt;</h1>"))
+        let svgCount = html.components(separatedBy: "<svg ").count - 1
+        XCTAssertEqual(svgCount, 8, "setup CDF, phases, loss CDF, jitter CDF, peers, bitrate, survival, resolutions")
+        // The setup CDF has one point per 2 percent: 51 points.
+        let setupChart = html.components(separatedBy: "Setup time (CDF)")[1].components(separatedBy: "</svg>")[0]
+        let points = setupChart.components(separatedBy: "points=\"")[1].components(separatedBy: "\"")[0]
+        XCTAssertEqual(points.split(separator: " ").count, 51)
+        XCTAssertTrue(html.contains("Jitter per stream (CDF)</text><text") && html.contains("no data"), "an unmeasured chart says so")
+        XCTAssertTrue(html.contains("ICE consent lost at 12.4 s"))
+    }
+
+    func testFilesRoundTripAndOtherSchemaVersionsAreRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let report = ReportFixtures.report(cells: [ReportFixtures.cell("default", setup: [120, 130], loss: [0.25])])
+        try ReportWriter.write(report, to: folder)
+        for file in ReportWriter.files {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path), file)
+        }
+        let read = try ReportWriter.read(folder.path)
+        XCTAssertEqual(read, report)
+        XCTAssertEqual(read.cells[0].metrics.value(at: MetricAddress(.setupMs, .max)) ?? 0, 130, accuracy: 0.1)
+
+        var json = try String(contentsOf: folder.appendingPathComponent("report.json"), encoding: .utf8)
+        json = json.replacingOccurrences(of: "\"schemaVersion\" : 1", with: "\"schemaVersion\" : 99")
+        try Data(json.utf8).write(to: folder.appendingPathComponent("report.json"))
+        XCTAssertThrowsError(try ReportWriter.read(folder.path)) { error in
+            XCTAssertTrue("\(error)".contains("has schema version 99; this rtcswarm reads version 1"), "\(error)")
+        }
+    }
+
+    func testPeerLogAppendsOneLinePerPeerAndReadsBack() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("peerlog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let peers = ReportFixtures.cell("x", setup: [1], loss: []).peers
+        let log = try PeerLog(folder: folder)
+        for peer in peers { try log.append(peer) }
+        XCTAssertEqual(log.written, 2)
+        let text = try String(contentsOf: folder.appendingPathComponent("peers.ndjson"), encoding: .utf8)
+        XCTAssertEqual(text.split(separator: "\n").count, 2)
+        XCTAssertEqual(try PeerLog.read(folder.appendingPathComponent("peers.ndjson")), peers)
+    }
+}
