@@ -1,0 +1,45 @@
+import RTCBase
+
+/// An RTCP feedback mechanism (RFC 4585 4.2, RFC 5104 7.1): `nack`, `nack pli`, `ccm fir`,
+/// `goog-remb`, `transport-cc`.
+public struct FeedbackMechanism: Sendable, Hashable, CustomStringConvertible {
+    public var type: String
+    public var parameter: String?
+
+    public init(_ type: String, _ parameter: String? = nil) {
+        self.type = type
+        self.parameter = parameter
+    }
+
+    public static let nack = FeedbackMechanism("nack")
+    public static let pli = FeedbackMechanism("nack", "pli")
+    public static let fir = FeedbackMechanism("ccm", "fir")
+    public static let remb = FeedbackMechanism("goog-remb")
+    public static let transportCC = FeedbackMechanism("transport-cc")
+
+    public var description: String { parameter.map { "\(type) \($0)" } ?? type }
+}
+
+/// `a=rtcp-fb` (RFC 4585 4.2): `<pt> <mechanism>` or `* <mechanism>` for every format.
+public struct RTCPFeedback: Sendable, Hashable, CustomStringConvertible {
+    /// nil stands for the wildcard `*`.
+    public var payloadType: UInt8?
+    public var mechanism: FeedbackMechanism
+
+    public init(payloadType: UInt8?, mechanism: FeedbackMechanism) {
+        self.payloadType = payloadType
+        self.mechanism = mechanism
+    }
+
+    public init(parsing text: Substring) throws(ParseError) {
+        let (pt, rest) = try SDPSyntax.splitSpace(text, "rtcp-fb")
+        payloadType = pt == "*" ? nil : try SDPSyntax.payloadType(pt)
+        if let space = rest.firstIndex(of: " ") {
+            mechanism = FeedbackMechanism(String(rest[..<space]), String(rest[rest.index(after: space)...]))
+        } else {
+            mechanism = FeedbackMechanism(String(rest))
+        }
+    }
+
+    public var description: String { "\(payloadType.map(String.init) ?? "*") \(mechanism)" }
+}

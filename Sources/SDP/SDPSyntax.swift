@@ -1,0 +1,66 @@
+import RTCBase
+
+/// Strict lexical helpers shared by the SDP value parsers (RFC 8866 section 9 grammar).
+///
+/// Numbers must be written canonically (no sign, no leading zeros) so that every value
+/// the parser accepts prints back to the same text.
+enum SDPSyntax {
+    /// Splits on single spaces; an empty token (two spaces in a row, a leading or trailing
+    /// space) is an error, so that joining with " " gives the input back.
+    static func tokens(_ text: Substring, _ what: String) throws(ParseError) -> [Substring] {
+        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
+        if parts.contains(where: \.isEmpty) {
+            throw .invalid("\(what): empty field (stray space)")
+        }
+        return parts
+    }
+
+    /// A canonical unsigned decimal that fits in `T`.
+    static func integer<T: FixedWidthInteger & UnsignedInteger>(
+        _ text: Substring, _ what: String, as type: T.Type = T.self
+    ) throws(ParseError) -> T {
+        let digits = text.utf8
+        guard let first = digits.first, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            throw .invalid("\(what) '\(text)' is not a number")
+        }
+        guard first != 0x30 || digits.count == 1 else {
+            throw .invalid("\(what) '\(text)' has leading zeros")
+        }
+        guard let value = T(text, radix: 10) else {
+            throw .invalid("\(what) '\(text)' is out of range")
+        }
+        return value
+    }
+
+    /// A canonical decimal used as an `Int` in 0...maximum.
+    static func int(_ text: Substring, _ what: String, max: Int = Int(Int32.max)) throws(ParseError) -> Int {
+        let value = try integer(text, what, as: UInt64.self)
+        guard value <= UInt64(max) else { throw .invalid("\(what) \(value) is above \(max)") }
+        return Int(value)
+    }
+
+    /// An RTP payload type, 0...127 (RFC 3550 5.1).
+    static func payloadType(_ text: Substring) throws(ParseError) -> UInt8 {
+        UInt8(try int(text, "payload type", max: 127))
+    }
+
+    /// Splits `name:value` at the first colon; no colon gives a nil value.
+    static func splitColon(_ text: Substring) -> (Substring, Substring?) {
+        guard let colon = text.firstIndex(of: ":") else { return (text, nil) }
+        return (text[..<colon], text[text.index(after: colon)...])
+    }
+
+    /// Splits at the first space: `"96 opus/48000/2"` -> ("96", "opus/48000/2").
+    static func splitSpace(_ text: Substring, _ what: String) throws(ParseError) -> (Substring, Substring) {
+        guard let space = text.firstIndex(of: " ") else { throw .invalid("\(what): missing field") }
+        let rest = text[text.index(after: space)...]
+        guard !text[..<space].isEmpty, !rest.isEmpty else { throw .invalid("\(what): empty field") }
+        return (text[..<space], rest)
+    }
+
+    /// A non-empty token without spaces.
+    static func token(_ text: Substring, _ what: String) throws(ParseError) -> String {
+        guard !text.isEmpty, !text.contains(" ") else { throw .invalid("\(what) '\(text)' is not a token") }
+        return String(text)
+    }
+}
