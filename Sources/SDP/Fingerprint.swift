@@ -28,12 +28,28 @@ public struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
 
     /// The digest bytes, or nil when `value` is not colon-separated hex pairs.
     public var digest: [UInt8]? {
+        let text = Array(value.utf8)
+        guard text.count % 3 == 2 else { return nil }
         var bytes: [UInt8] = []
-        for pair in value.split(separator: ":", omittingEmptySubsequences: false) {
-            guard pair.utf8.count == 2, let byte = UInt8(pair, radix: 16) else { return nil }
-            bytes.append(byte)
+        bytes.reserveCapacity(text.count / 3 + 1)
+        var index = 0
+        while index + 1 < text.count {
+            guard let high = Self.hexValue(text[index]), let low = Self.hexValue(text[index + 1]),
+                index + 2 == text.count || text[index + 2] == 0x3a
+            else { return nil }
+            bytes.append(high << 4 | low)
+            index += 3
         }
         return bytes
+    }
+
+    private static func hexValue(_ character: UInt8) -> UInt8? {
+        switch character {
+        case 0x30...0x39: return character - 0x30
+        case 0x41...0x46: return character - 0x41 + 10
+        case 0x61...0x66: return character - 0x61 + 10
+        default: return nil
+        }
     }
 
     /// True when both name the same hash (case-insensitively) and the same digest bytes.

@@ -31,14 +31,11 @@ public enum SDPAttribute: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses the text after `a=`.
     public init(parsing text: Substring) throws(ParseError) {
-        let (name, value) = SDPSyntax.splitColon(text)
+        let (nameText, value) = SDPSyntax.splitColon(text)
+        let name = String(nameText)
         guard !name.isEmpty else { throw .invalid("attribute has no name") }
-        if let flag = Self.flag(name), value == nil {
-            self = flag
-            return
-        }
         guard let value else {
-            self = .other(name: String(name), value: nil)
+            self = Self.flag(name) ?? .other(name: name, value: nil)
             return
         }
         switch name {
@@ -60,17 +57,17 @@ public enum SDPAttribute: Sendable, Hashable, CustomStringConvertible {
         case "msid": self = .msid(try Msid(parsing: value))
         case "ssrc": self = .ssrc(try SSRCAttribute(parsing: value))
         case "ssrc-group": self = .ssrcGroup(try SSRCGroup(parsing: value))
-        default: self = .other(name: String(name), value: String(value))
+        default: self = .other(name: name, value: String(value))
         }
     }
 
-    private static func flag(_ name: Substring) -> SDPAttribute? {
+    private static func flag(_ name: String) -> SDPAttribute? {
         switch name {
         case "ice-lite": return .iceLite
         case "rtcp-mux": return .rtcpMux
         case "rtcp-rsize": return .rtcpRsize
         case "end-of-candidates": return .endOfCandidates
-        default: return MediaDirection(rawValue: String(name)).map(SDPAttribute.direction)
+        default: return MediaDirection(rawValue: name).map(SDPAttribute.direction)
         }
     }
 

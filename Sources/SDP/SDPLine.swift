@@ -41,13 +41,9 @@ public struct SDPLine: Sendable, Hashable {
         self.init(.attribute(attribute))
     }
 
-    /// Parses one line (without its line ending) that is not `v=`, `o=`, `s=` or `m=`.
-    init(parsing text: String) throws(ParseError) {
-        let utf8 = text.utf8
-        guard utf8.count >= 2, let type = utf8.first, type >= 0x61, type <= 0x7a,
-            utf8[utf8.index(after: utf8.startIndex)] == 0x3d
-        else { throw .invalid("not a '<letter>=<value>' line") }
-        let value = text.dropFirst(2)
+    /// Parses one line (without its line ending) that is not `v=`, `o=`, `s=` or `m=`:
+    /// `type` is its first byte, a lower-case letter, and `value` the text after `=`.
+    init(parsing text: String, type: UInt8, value: Substring) throws(ParseError) {
         switch type {
         case 0x63: field = .connection(try ConnectionData(parsing: value))
         case 0x74: field = .timing(try Timing(parsing: value))

@@ -8,10 +8,20 @@ enum SDPSyntax {
     /// Splits on single spaces; an empty token (two spaces in a row, a leading or trailing
     /// space) is an error, so that joining with " " gives the input back.
     static func tokens(_ text: Substring, _ what: String) throws(ParseError) -> [Substring] {
-        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
-        if parts.contains(where: \.isEmpty) {
-            throw .invalid("\(what): empty field (stray space)")
+        var parts: [Substring] = []
+        var start = text.startIndex
+        var index = start
+        let utf8 = text.utf8
+        while index != utf8.endIndex {
+            if utf8[index] == 0x20 {
+                guard index != start else { throw .invalid("\(what): empty field (stray space)") }
+                parts.append(text[start..<index])
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
         }
+        guard index != start else { throw .invalid("\(what): empty field (stray space)") }
+        parts.append(text[start..<index])
         return parts
     }
 
@@ -19,17 +29,22 @@ enum SDPSyntax {
     static func integer<T: FixedWidthInteger & UnsignedInteger>(
         _ text: Substring, _ what: String, as type: T.Type = T.self
     ) throws(ParseError) -> T {
-        let digits = text.utf8
-        guard let first = digits.first, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-            throw .invalid("\(what) '\(text)' is not a number")
+        var value: UInt64 = 0
+        var digits = 0
+        var leadingZero = false
+        for byte in text.utf8 {
+            guard byte >= 0x30 && byte <= 0x39 else { throw .invalid("\(what) '\(text)' is not a number") }
+            if digits == 0 { leadingZero = byte == 0x30 }
+            digits += 1
+            let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times10.addingReportingOverflow(UInt64(byte - 0x30))
+            guard !overflow, !carry else { throw .invalid("\(what) '\(text)' is out of range") }
+            value = sum
         }
-        guard first != 0x30 || digits.count == 1 else {
-            throw .invalid("\(what) '\(text)' has leading zeros")
-        }
-        guard let value = T(text, radix: 10) else {
-            throw .invalid("\(what) '\(text)' is out of range")
-        }
-        return value
+        guard digits > 0 else { throw .invalid("\(what) is empty") }
+        guard !leadingZero || digits == 1 else { throw .invalid("\(what) '\(text)' has leading zeros") }
+        guard let result = T(exactly: value) else { throw .invalid("\(what) '\(text)' is out of range") }
+        return result
     }
 
     /// A canonical decimal used as an `Int` in 0...maximum.
@@ -46,21 +61,21 @@ enum SDPSyntax {
 
     /// Splits `name:value` at the first colon; no colon gives a nil value.
     static func splitColon(_ text: Substring) -> (Substring, Substring?) {
-        guard let colon = text.firstIndex(of: ":") else { return (text, nil) }
-        return (text[..<colon], text[text.index(after: colon)...])
+        guard let colon = text.utf8.firstIndex(of: 0x3a) else { return (text, nil) }
+        return (text[..<colon], text[text.utf8.index(after: colon)...])
     }
 
     /// Splits at the first space: `"96 opus/48000/2"` -> ("96", "opus/48000/2").
     static func splitSpace(_ text: Substring, _ what: String) throws(ParseError) -> (Substring, Substring) {
-        guard let space = text.firstIndex(of: " ") else { throw .invalid("\(what): missing field") }
-        let rest = text[text.index(after: space)...]
+        guard let space = text.utf8.firstIndex(of: 0x20) else { throw .invalid("\(what): missing field") }
+        let rest = text[text.utf8.index(after: space)...]
         guard !text[..<space].isEmpty, !rest.isEmpty else { throw .invalid("\(what): empty field") }
         return (text[..<space], rest)
     }
 
     /// A non-empty token without spaces.
     static func token(_ text: Substring, _ what: String) throws(ParseError) -> String {
-        guard !text.isEmpty, !text.contains(" ") else { throw .invalid("\(what) '\(text)' is not a token") }
+        guard !text.isEmpty, !text.utf8.contains(0x20) else { throw .invalid("\(what) '\(text)' is not a token") }
         return String(text)
     }
 }

@@ -6,25 +6,40 @@ extension SessionDescription {
     ///
     /// Throws a `ParseError` whose message names the 1-based line number and the line.
     public static func parse(_ text: String) throws(ParseError) -> SessionDescription {
-        var lines = text.utf8.split(separator: 0x0a, omittingEmptySubsequences: false)
-        if lines.last?.isEmpty == true { lines.removeLast() }
-        let crlf = lines.first?.last == 0x0d
+        let bytes = Array(text.utf8)
         var parser = Parser()
-        for (index, raw) in lines.enumerated() {
-            let bytes = raw.last == 0x0d ? raw.dropLast() : raw
-            let line = String(Substring(bytes))
+        var lineNumber = 0
+        var start = 0
+        var crlf: Bool?
+        while start < bytes.count {
+            lineNumber += 1
+            var end = start
+            var controls = 0
+            while end < bytes.count && bytes[end] != 0x0a {
+                if bytes[end] == 0 || bytes[end] == 0x0d { controls += 1 }
+                end += 1
+            }
+            let next = end + 1
+            let endsInCR = end > start && bytes[end - 1] == 0x0d
+            if endsInCR {
+                end -= 1
+                controls -= 1
+            }
+            if crlf == nil { crlf = endsInCR }
+            let line = String(decoding: bytes[start..<end], as: UTF8.self)
+            start = next
             do throws(ParseError) {
-                if bytes.contains(0) || bytes.contains(0x0d) { throw .invalid("line holds a NUL or a bare CR") }
+                if controls > 0 { throw .invalid("line holds a NUL or a bare CR") }
                 try parser.take(line)
             } catch {
                 let shown = line.count > 80 ? line.prefix(80) + "..." : Substring(line)
-                throw ParseError(error.code, "SDP line \(index + 1) \"\(shown)\": \(error.message)")
+                throw ParseError(error.code, "SDP line \(lineNumber) \"\(shown)\": \(error.message)")
             }
         }
         do throws(ParseError) {
-            return try parser.finish(lineEnding: crlf ? .crlf : .lf)
+            return try parser.finish(lineEnding: crlf == false ? .lf : .crlf)
         } catch {
-            throw ParseError(error.code, "SDP line \(lines.count + 1) (end): \(error.message)")
+            throw ParseError(error.code, "SDP line \(lineNumber + 1) (end): \(error.message)")
         }
     }
 
@@ -47,34 +62,38 @@ private struct Parser {
     var media: [MediaDescription] = []
 
     mutating func take(_ line: String) throws(ParseError) {
-        let value = line.utf8.count >= 2 ? line.dropFirst(2) : ""
+        let utf8 = line.utf8
+        guard utf8.count >= 2, let type = utf8.first, type >= 0x61, type <= 0x7a,
+            utf8[utf8.index(after: utf8.startIndex)] == 0x3d
+        else { throw .invalid("not a '<letter>=<value>' line") }
+        let value = line[utf8.index(utf8.startIndex, offsetBy: 2)...]
         guard version != nil else {
             guard line == "v=0" else { throw .invalid("expected 'v=0' first") }
             version = 0
             return
         }
         guard origin != nil else {
-            guard line.hasPrefix("o=") else { throw .invalid("expected an o= line") }
+            guard type == 0x6f else { throw .invalid("expected an o= line") }
             origin = try Origin(parsing: value)
             return
         }
         guard sessionName != nil else {
-            guard line.hasPrefix("s=") else { throw .invalid("expected an s= line") }
+            guard type == 0x73 else { throw .invalid("expected an s= line") }
             sessionName = String(value)
             return
         }
-        if line.hasPrefix("m=") {
+        switch type {
+        case 0x6d:
             media.append(try MediaDescription(parsingMediaLine: value))
-            return
-        }
-        if line.hasPrefix("v=") || line.hasPrefix("o=") || line.hasPrefix("s=") {
+        case 0x76, 0x6f, 0x73:
             throw .invalid("\(line.prefix(2)) may appear only once, at the start")
-        }
-        let parsed = try SDPLine(parsing: line)
-        if media.isEmpty {
-            sessionLines.append(parsed)
-        } else {
-            media[media.count - 1].lines.append(parsed)
+        default:
+            let parsed = try SDPLine(parsing: line, type: type, value: value)
+            if media.isEmpty {
+                sessionLines.append(parsed)
+            } else {
+                media[media.count - 1].lines.append(parsed)
+            }
         }
     }
 
