@@ -24,13 +24,13 @@ public struct Candidate: Sendable, Hashable, CustomStringConvertible {
     public var relatedPort: UInt16?
     public var tcpType: String?
     public var generation: Int?
-    public var extensions: [FormatParameter]
+    public var extensions: [SDPParameter]
 
     public init(
         foundation: String, component: Int = 1, transport: String = "udp", priority: UInt32,
         address: String, port: UInt16, kind: Kind, relatedAddress: String? = nil,
         relatedPort: UInt16? = nil, tcpType: String? = nil, generation: Int? = nil,
-        extensions: [FormatParameter] = []
+        extensions: [SDPParameter] = []
     ) {
         self.foundation = foundation
         self.component = component
@@ -74,7 +74,7 @@ public struct Candidate: Sendable, Hashable, CustomStringConvertible {
             case "rport": relatedPort = try SDPSyntax.integer(value, "rport")
             case "tcptype": tcpType = String(value)
             case "generation": generation = try SDPSyntax.int(value, "generation")
-            default: extensions.append(FormatParameter(String(name), String(value)))
+            default: extensions.append(SDPParameter(String(name), String(value)))
             }
             index += 2
         }

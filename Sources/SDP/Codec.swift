@@ -7,12 +7,12 @@ public struct Codec: Sendable, Hashable {
     public var clockRate: Int
     /// Audio channels; nil when the rtpmap has no channel field (meaning 1).
     public var channels: Int?
-    public var parameters: [FormatParameter]
+    public var parameters: [SDPParameter]
     public var feedback: [FeedbackMechanism]
 
     public init(
         payloadType: UInt8, name: String, clockRate: Int, channels: Int? = nil,
-        parameters: [FormatParameter] = [], feedback: [FeedbackMechanism] = []
+        parameters: [SDPParameter] = [], feedback: [FeedbackMechanism] = []
     ) {
         self.payloadType = payloadType
         self.name = name
@@ -55,7 +55,7 @@ extension MediaDescription {
     /// Wildcard `a=rtcp-fb:*` lines apply to every codec.
     public var codecs: [Codec] {
         var maps: [UInt8: RTPMap] = [:]
-        var parameters: [UInt8: [FormatParameter]] = [:]
+        var parameters: [UInt8: [SDPParameter]] = [:]
         var feedback: [UInt8?: [FeedbackMechanism]] = [:]
         for attribute in attributes {
             switch attribute {

@@ -6,14 +6,14 @@ public struct CodecCapability: Sendable, Hashable {
     public var clockRate: Int
     public var channels: Int?
     /// Format parameters this side advertises (`profile-level-id`, `packetization-mode`...).
-    public var parameters: [FormatParameter]
+    public var parameters: [SDPParameter]
     public var feedback: [FeedbackMechanism]
     public var payloadType: UInt8
     /// Payload type of the paired RTX format; nil for no RTX.
     public var rtxPayloadType: UInt8?
 
     public init(
-        name: String, clockRate: Int, channels: Int? = nil, parameters: [FormatParameter] = [],
+        name: String, clockRate: Int, channels: Int? = nil, parameters: [SDPParameter] = [],
         feedback: [FeedbackMechanism] = [], payloadType: UInt8, rtxPayloadType: UInt8? = nil
     ) {
         self.name = name
@@ -32,7 +32,7 @@ public struct CodecCapability: Sendable, Hashable {
     public static func opus(payloadType: UInt8 = 111) -> CodecCapability {
         CodecCapability(
             name: "opus", clockRate: 48_000, channels: 2,
-            parameters: [FormatParameter("minptime", "10"), FormatParameter("useinbandfec", "1")],
+            parameters: [SDPParameter("minptime", "10"), SDPParameter("useinbandfec", "1")],
             feedback: [.transportCC], payloadType: payloadType)
     }
 
@@ -46,7 +46,7 @@ public struct CodecCapability: Sendable, Hashable {
     /// VP9 (RFC 9628 6), `profile-id` 0 by default.
     public static func vp9(profileID: Int = 0, payloadType: UInt8 = 98, rtxPayloadType: UInt8? = 99) -> CodecCapability {
         CodecCapability(
-            name: "VP9", clockRate: 90_000, parameters: [FormatParameter("profile-id", "\(profileID)")],
+            name: "VP9", clockRate: 90_000, parameters: [SDPParameter("profile-id", "\(profileID)")],
             feedback: videoFeedback, payloadType: payloadType, rtxPayloadType: rtxPayloadType)
     }
 
@@ -59,9 +59,9 @@ public struct CodecCapability: Sendable, Hashable {
         CodecCapability(
             name: "H264", clockRate: 90_000,
             parameters: [
-                FormatParameter("level-asymmetry-allowed", "1"),
-                FormatParameter("packetization-mode", "\(packetizationMode)"),
-                FormatParameter("profile-level-id", profileLevelID.description),
+                SDPParameter("level-asymmetry-allowed", "1"),
+                SDPParameter("packetization-mode", "\(packetizationMode)"),
+                SDPParameter("profile-level-id", profileLevelID.description),
             ],
             feedback: videoFeedback, payloadType: payloadType, rtxPayloadType: rtxPayloadType)
     }
@@ -75,6 +75,6 @@ public struct CodecCapability: Sendable, Hashable {
 
     /// The RTX format that repairs `codec`, if this capability uses RTX.
     public var rtxCodec: Codec? {
-        rtxPayloadType.map { Codec(payloadType: $0, name: "rtx", clockRate: clockRate, parameters: [FormatParameter("apt", "\(payloadType)")]) }
+        rtxPayloadType.map { Codec(payloadType: $0, name: "rtx", clockRate: clockRate, parameters: [SDPParameter("apt", "\(payloadType)")]) }
     }
 }

@@ -39,7 +39,7 @@ public enum CodecNegotiation {
             {
                 result.append(Codec(
                     payloadType: rtx.payloadType, name: rtx.name, clockRate: rtx.clockRate,
-                    parameters: [FormatParameter("apt", "\(codec.payloadType)")]))
+                    parameters: [SDPParameter("apt", "\(codec.payloadType)")]))
             }
         }
         return result

@@ -39,7 +39,7 @@ extension MediaDescription {
     public var ssrcs: [SSRCDescription] {
         var result: [SSRCDescription] = []
         for case .ssrc(let line) in attributes {
-            let item = FormatParameter(line.name, line.value)
+            let item = SDPParameter(line.name, line.value)
             if let index = result.firstIndex(where: { $0.ssrc == line.ssrc }) {
                 result[index].attributes.append(item)
             } else {

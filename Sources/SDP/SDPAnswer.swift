@@ -1,6 +1,7 @@
 /// Builds an answer to a remote offer (JSEP RFC 9429 5.3.1): the offer's sections with
 /// their mids and order, codecs chosen by `CodecNegotiation`, the reversed direction,
-/// `a=setup:active` for an actpass offer, and port 0 for sections no local codec fits.
+/// `a=setup:active` for an actpass offer, rtcp-mux and rtcp-rsize only where offered, and
+/// port 0 for sections no local codec fits.
 public struct SDPAnswer: Sendable {
     public var offer: SessionDescription
     /// Local codecs per media kind; a kind with none is rejected.
@@ -42,7 +43,7 @@ public struct SDPAnswer: Sendable {
             }
             builder.finish(
                 &section, direction: direction, sender: sender,
-                rtcpRsize: transport.rtcpRsize && offered.rtcpRsize, codecs: codecs)
+                rtcpMux: offered.rtcpMux, rtcpRsize: transport.rtcpRsize && offered.rtcpRsize, codecs: codecs)
             media.append(section)
             accepted.append(mid)
             if let sender { streamIDs.append(sender.streamID) }

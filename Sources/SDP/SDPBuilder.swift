@@ -45,11 +45,11 @@ struct SDPBuilder {
     /// Direction, msid, rtcp-mux, rtcp-rsize, codecs and SSRC lines of a section.
     func finish(
         _ section: inout MediaDescription, direction: MediaDirection, sender: SenderDescription?,
-        rtcpRsize: Bool, codecs: [Codec]
+        rtcpMux: Bool, rtcpRsize: Bool, codecs: [Codec]
     ) {
         section.append(.direction(direction))
         if let sender { section.append(.msid(Msid(streamID: sender.streamID, trackID: sender.trackID))) }
-        section.append(.rtcpMux)
+        if rtcpMux { section.append(.rtcpMux) }
         if rtcpRsize { section.append(.rtcpRsize) }
         for codec in codecs { section.appendCodec(codec) }
         guard let sender else { return }

@@ -31,7 +31,7 @@ public struct SDPOffer: Sendable {
             let codecs = transceiver.codecs.flatMap { [$0.codec] + ($0.rtxCodec.map { [$0] } ?? []) }
             builder.finish(
                 &section, direction: transceiver.direction, sender: transceiver.sender,
-                rtcpRsize: transport.rtcpRsize, codecs: codecs)
+                rtcpMux: true, rtcpRsize: transport.rtcpRsize, codecs: codecs)
             media.append(section)
         }
         return builder.session(

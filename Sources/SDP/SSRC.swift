@@ -28,9 +28,9 @@ public struct SSRCAttribute: Sendable, Hashable, CustomStringConvertible {
 /// and `label` that SRS's play answers carry.
 public struct SSRCDescription: Sendable, Hashable {
     public var ssrc: UInt32
-    public var attributes: [FormatParameter]
+    public var attributes: [SDPParameter]
 
-    public init(ssrc: UInt32, attributes: [FormatParameter]) {
+    public init(ssrc: UInt32, attributes: [SDPParameter]) {
         self.ssrc = ssrc
         self.attributes = attributes
     }

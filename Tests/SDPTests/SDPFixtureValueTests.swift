@@ -38,7 +38,7 @@ final class SDPFixtureValueTests: XCTestCase {
         XCTAssertEqual(video.msids, [Msid(streamID: "6e615455-4e35-49e4-865b-9c88031ef72a", trackID: "5cc70cdb-b733-4128-b2eb-0e4b5e4a78a6")])
         let audio = try XCTUnwrap(sdp.media.first)
         XCTAssertEqual(audio.codecs.map(\.name), ["opus", "red", "G722", "PCMU", "PCMA", "CN", "telephone-event", "telephone-event"])
-        XCTAssertEqual(audio.codec(63)?.parameters, [FormatParameter("111/111", nil)])
+        XCTAssertEqual(audio.codec(63)?.parameters, [SDPParameter("111/111", nil)])
         XCTAssertEqual(audio.codec(111)?.parameters.value("useinbandfec"), "1")
         XCTAssertEqual(audio.attributes(named: "rtcp-xr"), ["rcvr-rtt=all"])
     }
@@ -53,7 +53,7 @@ final class SDPFixtureValueTests: XCTestCase {
         XCTAssertEqual(udp.socketAddress, SocketAddress("127.0.0.1:53453"))
         XCTAssertEqual(udp.kind, .host)
         XCTAssertEqual(udp.generation, 0)
-        XCTAssertEqual(udp.extensions, [FormatParameter("network-id", "1"), FormatParameter("network-cost", "50")])
+        XCTAssertEqual(udp.extensions, [SDPParameter("network-id", "1"), SDPParameter("network-cost", "50")])
         let tcp = candidates[1]
         XCTAssertEqual(tcp.transport, "tcp")
         XCTAssertEqual(tcp.port, 9)

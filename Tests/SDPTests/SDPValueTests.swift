@@ -11,7 +11,7 @@ final class SDPValueTests: XCTestCase {
         XCTAssertEqual(candidate.relatedAddress, "10.0.0.2")
         XCTAssertEqual(candidate.relatedPort, 46154)
         XCTAssertEqual(candidate.generation, 0)
-        XCTAssertEqual(candidate.extensions, [FormatParameter("ufrag", "Xb7w"), FormatParameter("network-cost", "999")])
+        XCTAssertEqual(candidate.extensions, [SDPParameter("ufrag", "Xb7w"), SDPParameter("network-cost", "999")])
         XCTAssertEqual(candidate.description, text)
         XCTAssertEqual(try Candidate(parsing: Substring(candidate.attributeValue)), candidate)
     }
