@@ -31,9 +31,9 @@ public struct ExtMap: Sendable, Hashable, CustomStringConvertible {
             }
             direction = parsed
         }
-        if let space = rest.firstIndex(of: " ") {
+        if let space = SDPSyntax.firstIndex(of: 0x20, in: rest) {
             uri = String(rest[..<space])
-            attributes = String(rest[rest.index(after: space)...])
+            attributes = String(rest[rest.utf8.index(after: space)...])
         } else {
             uri = String(rest)
         }
@@ -41,8 +41,8 @@ public struct ExtMap: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func splitSlash(_ text: Substring) -> (Substring, Substring?) {
-        guard let slash = text.firstIndex(of: "/") else { return (text, nil) }
-        return (text[..<slash], text[text.index(after: slash)...])
+        guard let slash = SDPSyntax.firstIndex(of: 0x2f, in: text) else { return (text, nil) }
+        return (text[..<slash], text[text.utf8.index(after: slash)...])
     }
 
     public var description: String {

@@ -21,8 +21,8 @@ public struct FormatParameters: Sendable, Hashable, CustomStringConvertible {
         list.split(separator: ";").compactMap { item in
             let trimmed = item.drop(while: { $0 == " " })
             guard !trimmed.isEmpty else { return nil }
-            guard let equals = trimmed.firstIndex(of: "=") else { return SDPParameter(String(trimmed), nil) }
-            return SDPParameter(String(trimmed[..<equals]), String(trimmed[trimmed.index(after: equals)...]))
+            guard let equals = SDPSyntax.firstIndex(of: 0x3d, in: trimmed) else { return SDPParameter(String(trimmed), nil) }
+            return SDPParameter(String(trimmed[..<equals]), String(trimmed[trimmed.utf8.index(after: equals)...]))
         }
     }
 

@@ -34,8 +34,8 @@ public struct RTCPFeedback: Sendable, Hashable, CustomStringConvertible {
     public init(parsing text: Substring) throws(ParseError) {
         let (pt, rest) = try SDPSyntax.splitSpace(text, "rtcp-fb")
         payloadType = pt == "*" ? nil : try SDPSyntax.payloadType(pt)
-        if let space = rest.firstIndex(of: " ") {
-            mechanism = FeedbackMechanism(String(rest[..<space]), String(rest[rest.index(after: space)...]))
+        if let space = SDPSyntax.firstIndex(of: 0x20, in: rest) {
+            mechanism = FeedbackMechanism(String(rest[..<space]), String(rest[rest.utf8.index(after: space)...]))
         } else {
             mechanism = FeedbackMechanism(String(rest))
         }

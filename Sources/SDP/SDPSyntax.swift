@@ -61,13 +61,24 @@ enum SDPSyntax {
 
     /// Splits `name:value` at the first colon; no colon gives a nil value.
     static func splitColon(_ text: Substring) -> (Substring, Substring?) {
-        guard let colon = text.utf8.firstIndex(of: 0x3a) else { return (text, nil) }
+        guard let colon = firstIndex(of: 0x3a, in: text) else { return (text, nil) }
         return (text[..<colon], text[text.utf8.index(after: colon)...])
+    }
+
+    /// The index of the first `byte` in `text`, scanning its UTF-8 view.
+    static func firstIndex(of byte: UInt8, in text: Substring) -> Substring.Index? {
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            if utf8[index] == byte { return index }
+            index = utf8.index(after: index)
+        }
+        return nil
     }
 
     /// Splits at the first space: `"96 opus/48000/2"` -> ("96", "opus/48000/2").
     static func splitSpace(_ text: Substring, _ what: String) throws(ParseError) -> (Substring, Substring) {
-        guard let space = text.utf8.firstIndex(of: 0x20) else { throw .invalid("\(what): missing field") }
+        guard let space = firstIndex(of: 0x20, in: text) else { throw .invalid("\(what): missing field") }
         let rest = text[text.utf8.index(after: space)...]
         guard !text[..<space].isEmpty, !rest.isEmpty else { throw .invalid("\(what): empty field") }
         return (text[..<space], rest)
@@ -75,7 +86,7 @@ enum SDPSyntax {
 
     /// A non-empty token without spaces.
     static func token(_ text: Substring, _ what: String) throws(ParseError) -> String {
-        guard !text.isEmpty, !text.utf8.contains(0x20) else { throw .invalid("\(what) '\(text)' is not a token") }
+        guard !text.isEmpty, firstIndex(of: 0x20, in: text) == nil else { throw .invalid("\(what) '\(text)' is not a token") }
         return String(text)
     }
 }
