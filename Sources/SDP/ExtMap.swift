@@ -15,9 +15,13 @@ public struct ExtMap: Sendable, Hashable, CustomStringConvertible {
         self.attributes = attributes
     }
 
+    /// RFC 9143 15.2: the mid in every packet, needed for BUNDLE demultiplexing.
     public static let sdesMid = "urn:ietf:params:rtp-hdrext:sdes:mid"
+    /// Chromium's 24-bit send time, used by REMB bandwidth estimation.
     public static let absSendTime = "http://www.webrtc.org/experiments/rtp-hdrext/abs-send-time"
+    /// Transport-wide sequence numbers for transport-cc feedback (draft-holmer-rmcat).
     public static let transportCC = "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
+    /// RFC 6464 client-to-mixer audio level.
     public static let audioLevel = "urn:ietf:params:rtp-hdrext:ssrc-audio-level"
 
     public init(parsing text: Substring) throws(ParseError) {

@@ -22,15 +22,23 @@ extension MediaDescription {
         }
     }
 
+    /// `a=rtcp-mux` (RFC 5761 5.1.1): RTP and RTCP share the port.
     public var rtcpMux: Bool { attributes.contains(.rtcpMux) }
+    /// `a=rtcp-rsize` (RFC 5506 5): reduced-size RTCP is allowed.
     public var rtcpRsize: Bool { attributes.contains(.rtcpRsize) }
+    /// ICE credentials and options of this section (RFC 8839 5.4); see
+    /// `SessionDescription.iceCredentials(of:)` for the session-level fallback.
     public var iceUfrag: String? { first { if case .iceUfrag(let ufrag) = $0 { ufrag } else { nil } } }
     public var icePwd: String? { first { if case .icePwd(let pwd) = $0 { pwd } else { nil } } }
     public var iceOptions: [String] { first { if case .iceOptions(let options) = $0 { options } else { nil } } ?? [] }
+    /// `a=fingerprint` lines (RFC 8122 5), all hash functions offered.
     public var fingerprints: [Fingerprint] { all { if case .fingerprint(let fingerprint) = $0 { fingerprint } else { nil } } }
+    /// `a=setup` (RFC 4145 4).
     public var setup: SetupRole? { first { if case .setup(let role) = $0 { role } else { nil } } }
+    /// `a=candidate` lines in order (RFC 8839 5.1) and `a=end-of-candidates` (RFC 8840 4.3).
     public var candidates: [Candidate] { all { if case .candidate(let candidate) = $0 { candidate } else { nil } } }
     public var endOfCandidates: Bool { attributes.contains(.endOfCandidates) }
+    /// `a=extmap` (RFC 8285 5), `a=msid` (RFC 8830 2), `a=ssrc-group` (RFC 5576 4.2).
     public var extmaps: [ExtMap] { all { if case .extmap(let extmap) = $0 { extmap } else { nil } } }
     public var msids: [Msid] { all { if case .msid(let msid) = $0 { msid } else { nil } } }
     public var ssrcGroups: [SSRCGroup] { all { if case .ssrcGroup(let group) = $0 { group } else { nil } } }

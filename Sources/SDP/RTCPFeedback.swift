@@ -11,10 +11,15 @@ public struct FeedbackMechanism: Sendable, Hashable, CustomStringConvertible {
         self.parameter = parameter
     }
 
+    /// Generic NACK (RFC 4585 6.2.1).
     public static let nack = FeedbackMechanism("nack")
+    /// Picture Loss Indication (RFC 4585 6.3.1).
     public static let pli = FeedbackMechanism("nack", "pli")
+    /// Full Intra Request (RFC 5104 4.3.1).
     public static let fir = FeedbackMechanism("ccm", "fir")
+    /// Receiver Estimated Maximum Bitrate (draft-alvestrand-rmcat-remb).
     public static let remb = FeedbackMechanism("goog-remb")
+    /// Transport-wide congestion control feedback (draft-holmer-rmcat).
     public static let transportCC = FeedbackMechanism("transport-cc")
 
     public var description: String { parameter.map { "\(type) \($0)" } ?? type }

@@ -1,7 +1,8 @@
 /// Builds an answer to a remote offer (JSEP RFC 9429 5.3.1): the offer's sections with
 /// their mids and order, codecs chosen by `CodecNegotiation`, the reversed direction,
 /// `a=setup:active` for an actpass offer, rtcp-mux and rtcp-rsize only where offered, and
-/// port 0 for sections no local codec fits.
+/// port 0 for sections no local codec fits (and for sections without `a=mid`, which JSEP
+/// requires). A section without a direction attribute counts as sendrecv (RFC 3264 5.1).
 public struct SDPAnswer: Sendable {
     public var offer: SessionDescription
     /// Local codecs per media kind; a kind with none is rejected.
