@@ -64,6 +64,14 @@ final class CodecNegotiationTests: XCTestCase {
         XCTAssertEqual(CodecNegotiation.answer(offered: video.codecs, local: [.h264()]), [])
     }
 
+    func testSRSVP8OnlyPublishOfferHasNoCodecForH264OnlyServer() throws {
+        // The offer SRS refused with "no found valid H.264 payload type" (fixtures/README.md).
+        let sdp = try offer("srs/error-vp8-only.request.json")
+        XCTAssertEqual(sdp.media[1].codecs.map(\.name), ["VP8", "rtx"])
+        XCTAssertEqual(CodecNegotiation.answer(offered: sdp.media[1].codecs, local: [.h264(), .h264(profileLevelID: .default)]), [])
+        XCTAssertEqual(CodecNegotiation.answer(offered: sdp.media[0].codecs, local: [.opus()]).map(\.name), ["opus"])
+    }
+
     func testLevelAsymmetryRFC6184Section822() {
         func offered(_ id: String, asymmetry: Bool) -> Codec {
             var parameters = [SDPParameter("packetization-mode", "1"), SDPParameter("profile-level-id", id)]

@@ -67,6 +67,22 @@ final class SDPValueTests: XCTestCase {
         XCTAssertEqual(section.lines.map(\.text), ["a=candidate:1 1 udp 1 127.0.0.1 5000 typ host", "a=end-of-candidates"])
     }
 
+    func testSessionLevelIceFingerprintAndSetupApplyToSectionsWithoutTheirOwn() throws {
+        let text = "v=0\r\no=- 1 2 IN IP4 0.0.0.0\r\ns=-\r\nt=0 0\r\na=ice-ufrag:sess\r\na=ice-pwd:sessionpwd\r\n"
+            + "a=fingerprint:sha-256 AA:BB\r\na=setup:passive\r\n"
+            + "m=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=mid:a\r\n"
+            + "m=video 9 UDP/TLS/RTP/SAVPF 96\r\na=mid:v\r\na=ice-ufrag:own\r\na=ice-pwd:ownpwd\r\na=setup:active\r\n"
+        let sdp = try SessionDescription.parse(text)
+        let audio = try XCTUnwrap(sdp.section(mid: "a"))
+        let video = try XCTUnwrap(sdp.section(mid: "v"))
+        XCTAssertEqual(sdp.iceCredentials(of: audio)?.ufrag, "sess")
+        XCTAssertEqual(sdp.iceCredentials(of: video)?.pwd, "ownpwd")
+        XCTAssertEqual(sdp.fingerprints(of: video).first?.digest, [0xaa, 0xbb])
+        XCTAssertEqual(sdp.setup(of: audio), .passive)
+        XCTAssertEqual(sdp.setup(of: video), .active)
+        XCTAssertNil(sdp.section(mid: "x"))
+    }
+
     func testDirectionReversal() {
         XCTAssertEqual(MediaDirection.sendonly.reversed, .recvonly)
         XCTAssertEqual(MediaDirection.recvonly.reversed, .sendonly)
