@@ -25,6 +25,7 @@ let package = Package(
 
         // Sans-IO core.
         .target(name: "RTCBase"),
+        .target(name: "SDP", dependencies: ["RTCBase"]),
         .target(name: "Impairment", dependencies: ["RTCBase"]),
         .target(name: "Metrics", dependencies: ["RTCBase"]),
 
@@ -62,6 +63,7 @@ let package = Package(
         .testTarget(name: "RTCBaseTests", dependencies: ["RTCBase"]),
         .testTarget(name: "ImpairmentTests", dependencies: ["Impairment", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "SDPTests", dependencies: ["SDP", "RTCBase", "WebRTCTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )
