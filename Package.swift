@@ -41,7 +41,7 @@ let package = Package(
         // The command line.
         .target(
             name: "RtcswarmCLI",
-            dependencies: ["RTCBase", "EventLoop", "Scenario", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
+            dependencies: ["RTCBase", "EventLoop", "Scenario", "Report", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
         ),
         .executableTarget(name: "rtcswarm", dependencies: ["RtcswarmCLI"]),
         .executableTarget(name: "Benchmarks", dependencies: ["RTCBase", "EventLoop"]),
@@ -55,7 +55,7 @@ let package = Package(
             name: "ShimTests",
             dependencies: ["CShims", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
         ),
-        .testTarget(name: "RtcswarmCLITests", dependencies: ["RtcswarmCLI", "WebRTCTestKit"]),
+        .testTarget(name: "RtcswarmCLITests", dependencies: ["RtcswarmCLI", "Report", "Metrics", "WebRTCTestKit"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "WebRTCTestKit"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Metrics", "WebRTCTestKit"]),
         .testTarget(name: "ProjectTests", dependencies: ["WebRTCTestKit"]),

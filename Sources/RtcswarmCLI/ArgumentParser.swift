@@ -111,7 +111,7 @@ extension CommandSpec {
             let missing = required[parsed.positionals.count]
             throw UsageError("'\(self.name)' needs \(missing.name): \(missing.help)", hint: "see 'rtcswarm \(self.name) --help'")
         }
-        if parsed.positionals.count > positionals.count {
+        if parsed.positionals.count > positionals.count, positionals.last?.variadic != true {
             let extra = parsed.positionals[positionals.count]
             throw UsageError("unexpected argument '\(extra)' for '\(self.name)'", hint: "see 'rtcswarm \(self.name) --help'")
         }

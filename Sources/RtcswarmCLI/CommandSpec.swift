@@ -26,11 +26,14 @@ public struct CommandSpec: Sendable {
         public let name: String
         public let help: String
         public let optional: Bool
+        /// Takes every remaining argument (only the last positional can).
+        public let variadic: Bool
 
-        public init(_ name: String, optional: Bool = false, _ help: String) {
+        public init(_ name: String, optional: Bool = false, variadic: Bool = false, _ help: String) {
             self.name = name
             self.help = help
             self.optional = optional
+            self.variadic = variadic
         }
     }
 
@@ -52,7 +55,10 @@ public struct CommandSpec: Sendable {
     /// The full help text: usage line, arguments, every option with its default, examples.
     public var help: String {
         var lines: [String] = []
-        let positionalUsage = positionals.map { $0.optional ? "[\($0.name)]" : $0.name }.joined(separator: " ")
+        let positionalUsage = positionals.map { positional in
+            let name = positional.variadic ? positional.name + "..." : positional.name
+            return positional.optional ? "[\(name)]" : name
+        }.joined(separator: " ")
         lines.append("USAGE: rtcswarm \(name) [options]\(positionalUsage.isEmpty ? "" : " " + positionalUsage)")
         lines.append("")
         lines.append(summary)

@@ -1,0 +1,64 @@
+import Foundation
+import Report
+
+/// `rtcswarm report compare|merge|render`: work on finished runs' reports.
+public enum ReportCommand: Subcommand {
+    public static let spec = CommandSpec(
+        name: "report",
+        summary: "Compare two runs (a regression gate), merge shards, or render a report folder again.",
+        options: [
+            .value("tolerance", "PERCENT", default: "10", "compare: how much worse a figure may get before it is a regression."),
+            .value("out", "PATH", "compare: also write the comparison here (Markdown); merge: the merged report folder (required)."),
+        ],
+        positionals: [
+            .init("ACTION", "compare OLD NEW | merge DIR... | render DIR"),
+            .init("PATH", variadic: true, "Report folders or report.json files."),
+        ],
+        examples: [
+            "rtcswarm report compare Reports/baseline Reports/quickstart-20261129T120000Z",
+            "rtcswarm report merge shard-a shard-b --out Reports/merged",
+            "rtcswarm report render Reports/quickstart-20261129T120000Z",
+        ]
+    )
+
+    public static func run(_ arguments: ParsedArguments, console: Console) -> ExitCode {
+        let action = arguments.positionals[0]
+        let paths = Array(arguments.positionals.dropFirst())
+        do {
+            switch (action, paths.count) {
+            case ("compare", 2):
+                let tolerance = try arguments.double("tolerance", in: 0...10_000) ?? 10
+                let comparison = ReportComparison(old: try ReportWriter.read(paths[0]), new: try ReportWriter.read(paths[1]),
+                                                  tolerancePct: tolerance)
+                console.out(comparison.markdown)
+                if let out = arguments.string("out") { try Data(comparison.markdown.utf8).write(to: URL(fileURLWithPath: out)) }
+                return comparison.regressions.isEmpty ? .success : .thresholdFailed
+            case ("merge", 1...):
+                guard let out = arguments.string("out") else {
+                    throw UsageError("report merge needs --out DIR", hint: "e.g. rtcswarm report merge a b --out Reports/merged")
+                }
+                let merged = try ReportMerge.merge(try paths.map(ReportWriter.read))
+                try ReportWriter.write(merged, to: URL(fileURLWithPath: out))
+                console.out(MarkdownSummary.render(merged))
+                console.out(out)
+                return merged.passed ? .success : .thresholdFailed
+            case ("render", 1):
+                let report = try ReportWriter.read(paths[0])
+                var folder = URL(fileURLWithPath: paths[0])
+                if folder.lastPathComponent == "report.json" { folder.deleteLastPathComponent() }
+                try ReportWriter.write(report, to: folder)
+                console.out(folder.path)
+                return .success
+            default:
+                throw UsageError("report \(action) with \(paths.count) path(s)",
+                                 hint: "use: report compare OLD NEW | report merge DIR... --out DIR | report render DIR")
+            }
+        } catch let error as UsageError {
+            console.error(error.description)
+            return .usage
+        } catch {
+            console.error("error: \(error)")
+            return .couldNotRun
+        }
+    }
+}

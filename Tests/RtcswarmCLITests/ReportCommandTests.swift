@@ -1,0 +1,51 @@
+import Foundation
+import Metrics
+import Report
+import RtcswarmCLI
+import XCTest
+
+final class ReportCommandTests: XCTestCase {
+    private func writeReport(setup: [Double]) throws -> String {
+        var metrics = MetricSet()
+        for value in setup { metrics.record(value, in: .setupMs) }
+        let report = RunReport(rtcswarmVersion: Rtcswarm.version, scenarioName: "s", resolvedScenario: "{}", seed: 1,
+                               startedAt: "2026-11-29T00:00:00Z", durationS: 10,
+                               cells: [CellReport(label: "default", metrics: metrics,
+                                                  thresholds: [ThresholdOutcome(expr: "setup_ms.max < 10000", passed: true, measured: setup.max())])],
+                               workers: [])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("r-\(UUID().uuidString)")
+        try ReportWriter.write(report, to: folder)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        return folder.path
+    }
+
+    func testCompareExitsFourOnARegressionAndZeroOtherwise() throws {
+        let fast = try writeReport(setup: [100, 100])
+        let slow = try writeReport(setup: [300, 300])
+        let captured = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["report", "compare", fast, slow], console: captured.console), .thresholdFailed)
+        XCTAssertTrue(captured.out.contains("| default | `setup_ms.p50` | 100 | 300 | +200 % | **REGRESSION** |"), captured.out)
+        XCTAssertEqual(Rtcswarm.main(["report", "compare", slow, fast], console: CapturedConsole().console), .success)
+    }
+
+    func testMergeWritesAFolderWithEveryFile() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("merged-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let captured = CapturedConsole()
+        let code = Rtcswarm.main(["report", "merge", try writeReport(setup: [1]), try writeReport(setup: [2]), "--out", out.path],
+                                 console: captured.console)
+        XCTAssertEqual(code, .success, captured.error)
+        let merged = try ReportWriter.read(out.path)
+        XCTAssertEqual(merged.cells[0].metrics.histograms[.setupMs]?.count, 2)
+        for file in ReportWriter.files { XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent(file).path)) }
+    }
+
+    func testWrongActionOrMissingFileIsExplained() {
+        let captured = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["report", "compare", "only-one"], console: captured.console), .usage)
+        XCTAssertTrue(captured.error.contains("use: report compare OLD NEW"), captured.error)
+        let missing = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["report", "render", "/nonexistent"], console: missing.console), .couldNotRun)
+        XCTAssertTrue(missing.error.hasPrefix("error: "), missing.error)
+    }
+}
