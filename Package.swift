@@ -30,7 +30,7 @@ let package = Package(
         // Tests.
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
         .testTarget(name: "RTCBaseTests", dependencies: ["RTCBase"]),
-        .testTarget(name: "NetTests", dependencies: ["Net", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "NetTests", dependencies: ["Net", "RTCBase", "WebRTCTestKit", "COpenSSL"]),
     ],
     swiftLanguageModes: [.v6]
 )
