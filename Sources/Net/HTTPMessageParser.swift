@@ -78,12 +78,6 @@ struct HTTPMessageParser: Sendable {
 
     init(limits: HTTPLimits) { self.limits = limits }
 
-    /// Whether no byte of an unfinished message is buffered.
-    var isIdle: Bool {
-        if case .head = state { return start == buffer.count }
-        return false
-    }
-
     /// Whether a message has started (its head or part of its body is in).
     var hasPartialMessage: Bool {
         if case .head = state { return buffer[start...].contains { $0 != 0x0d && $0 != 0x0a } }

@@ -11,9 +11,9 @@ final class HTTPConnectionTests: XCTestCase {
         var moved = true
         while moved {
             moved = false
-            if let bytes = client.pollTransmit() { server.handle(bytes); moved = true }
+            if let bytes = client.pollTransmit() { server.handle(bytes, now: t0); moved = true }
             while let event = server.pollEvent() {
-                if case .request(let request) = event { server.respond(answer(request)) }
+                if case .request(let request) = event { server.respond(answer(request), now: t0) }
                 moved = true
             }
             if let bytes = server.pollTransmit() { client.handle(bytes, now: t0); moved = true }
@@ -28,7 +28,7 @@ final class HTTPConnectionTests: XCTestCase {
 
     func testClientAndServerKeepAliveAndAnswerInOrder() {
         var client = HTTPClientConnection()
-        var server = HTTPServerConnection()
+        var server = HTTPServerConnection(now: .zero)
         for index in 0..<3 {
             client.send(HTTPRequest(method: .post, target: "/echo/\(index)", headers: ["Host": "x"], body: Array("body\(index)".utf8)), now: t0)
         }
@@ -46,23 +46,23 @@ final class HTTPConnectionTests: XCTestCase {
     }
 
     func testServerAnswersPipelinedRequestsOneAtATime() {
-        var server = HTTPServerConnection()
-        server.handle(Array("GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+        var server = HTTPServerConnection(now: .zero)
+        server.handle(Array("GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), now: t0)
         guard case .request(let first) = server.pollEvent() else { return XCTFail("no first request") }
         XCTAssertEqual(first.target, "/a")
         XCTAssertNil(server.pollEvent(), "second request waits for the first answer")
-        server.respond(HTTPResponse(status: 200, body: Array("A".utf8)))
+        server.respond(HTTPResponse(status: 200, body: Array("A".utf8)), now: t0)
         guard case .request(let second) = server.pollEvent() else { return XCTFail("no second request") }
         XCTAssertEqual(second.target, "/b")
-        server.respond(HTTPResponse(status: 200, body: Array("B".utf8)))
+        server.respond(HTTPResponse(status: 200, body: Array("B".utf8)), now: t0)
         XCTAssertTrue(server.isClosed)
         XCTAssertEqual(String(decoding: server.pollTransmit() ?? [], as: UTF8.self),
                        "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nAHTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 1\r\n\r\nB")
     }
 
     func testServerRejectsOversizedHeadersWith431AndCloses() {
-        var server = HTTPServerConnection(limits: HTTPLimits(maxHeaderBytes: 100))
-        server.handle(Array("GET / HTTP/1.1\r\nCookie: \(String(repeating: "c", count: 200))\r\n\r\n".utf8))
+        var server = HTTPServerConnection(limits: HTTPLimits(maxHeaderBytes: 100), now: t0)
+        server.handle(Array("GET / HTTP/1.1\r\nCookie: \(String(repeating: "c", count: 200))\r\n\r\n".utf8), now: t0)
         guard case .badRequest(let error) = server.pollEvent() else { return XCTFail("expected badRequest") }
         XCTAssertEqual(error.code, .headerTooLarge)
         XCTAssertTrue(String(decoding: server.pollTransmit() ?? [], as: UTF8.self).hasPrefix("HTTP/1.1 431 "))
@@ -131,5 +131,31 @@ final class HTTPConnectionTests: XCTestCase {
         guard case .failed(let error) = client.pollEvent() else { return XCTFail("expected timeout") }
         XCTAssertEqual(error.code, .timedOut)
         XCTAssertNil(client.pollTimeout())
+    }
+
+    func testServerCutsOffASlowRequestWith408() {
+        var server = HTTPServerConnection(requestTimeout: .seconds(5), idleTimeout: .seconds(30), now: t0)
+        XCTAssertEqual(server.pollTimeout(), t0 + .seconds(30), "idle before any byte")
+        server.handle(Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8), now: t0 + .seconds(1))
+        XCTAssertNil(server.pollEvent())
+        XCTAssertEqual(server.pollTimeout(), t0 + .seconds(6))
+        server.handle(Array("X-Slow: 1\r\n".utf8), now: t0 + .seconds(4))
+        XCTAssertEqual(server.pollTimeout(), t0 + .seconds(6), "trickling bytes does not extend the deadline")
+        server.handleTimeout(now: t0 + .seconds(6))
+        XCTAssertEqual(server.pollEvent(), .timedOut(idle: false))
+        XCTAssertTrue(String(decoding: server.pollTransmit() ?? [], as: UTF8.self).hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+        XCTAssertTrue(server.isClosed)
+    }
+
+    func testServerClosesAnIdleKeepAliveConnectionAfterItsAnswer() {
+        var server = HTTPServerConnection(requestTimeout: .seconds(5), idleTimeout: .seconds(30), now: t0)
+        server.handle(Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8), now: t0)
+        guard case .request = server.pollEvent() else { return XCTFail("no request") }
+        XCTAssertNil(server.pollTimeout(), "no timer while the application owes an answer")
+        server.respond(HTTPResponse(status: 204), now: t0 + .seconds(100))
+        XCTAssertEqual(server.pollTimeout(), t0 + .seconds(130))
+        server.handleTimeout(now: t0 + .seconds(130))
+        XCTAssertEqual(server.pollEvent(), .timedOut(idle: true))
+        XCTAssertTrue(server.isClosed)
     }
 }

@@ -25,15 +25,15 @@ final class WebSocketConnectionTests: XCTestCase {
         var generator = SeededGenerator(seed: 9)
         let endpoint = try Endpoint(parsing: "ws://127.0.0.1:8188/")
         var handshake = WebSocketClientHandshake(endpoint: endpoint, protocols: ["janus-protocol"], generator: &generator)
-        var http = HTTPServerConnection()
-        http.handle(handshake.pollTransmit() ?? [])
+        var http = HTTPServerConnection(now: .zero)
+        http.handle(handshake.pollTransmit() ?? [], now: now)
         guard case .request(let request) = http.pollEvent() else { return XCTFail("no upgrade request") }
         XCTAssertEqual(request.headers["sec-websocket-protocol"], "janus-protocol")
         XCTAssertEqual(request.headers["sec-websocket-version"], "13")
         let (response, chosen) = WebSocketHandshake.serverResponse(to: request, supported: ["janus-protocol"])
         XCTAssertEqual(response.status, 101)
         XCTAssertEqual(chosen, "janus-protocol")
-        http.respond(response)
+        http.respond(response, now: now)
         XCTAssertTrue(http.isUpgraded)
         var serverBytes = http.pollTransmit() ?? []
         var server = WebSocketConnection(role: .server)
