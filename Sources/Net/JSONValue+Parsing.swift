@@ -126,7 +126,7 @@ struct JSONParser {
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let value = Int64(text) { return .integer(value) }
-        guard let value = Double(text) else { throw .invalid("JSON: bad number \(text)") }
+        guard let value = Double(text), value.isFinite else { throw .invalid("JSON: number \(text) out of range") }
         return .double(value)
     }
 

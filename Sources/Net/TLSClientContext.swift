@@ -1,39 +1,5 @@
 import COpenSSL
 
-/// Why a TLS connection failed, with OpenSSL's own words.
-public struct TLSError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { "TLS: \(message)" }
-
-    /// The messages in OpenSSL's error queue, which is emptied.
-    static func drainQueue(_ context: String) -> TLSError {
-        var parts: [String] = []
-        while true {
-            let code = ERR_get_error()
-            if code == 0 { break }
-            var buffer = [CChar](repeating: 0, count: 256)
-            ERR_error_string_n(code, &buffer, buffer.count)
-            parts.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
-        return TLSError(parts.isEmpty ? context : "\(context): \(parts.joined(separator: "; "))")
-    }
-}
-
-/// How TLS clients check servers.
-public struct TLSConfiguration: Hashable, Sendable {
-    /// Check the server's certificate chain and name (on by default). Turn off only for
-    /// self-signed test servers.
-    public var verifyCertificates: Bool
-    /// PEM certificates trusted in addition to the system store (e.g. a test CA).
-    public var additionalTrustedPEM: String?
-
-    public init(verifyCertificates: Bool = true, additionalTrustedPEM: String? = nil) {
-        self.verifyCertificates = verifyCertificates
-        self.additionalTrustedPEM = additionalTrustedPEM
-    }
-}
-
 /// An OpenSSL client context (`SSL_CTX`): TLS 1.2 or newer, the system trust store
 /// loaded once, shared by every `TLSClientConnection` made from it.
 ///

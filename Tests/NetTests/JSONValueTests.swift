@@ -29,7 +29,7 @@ final class JSONValueTests: XCTestCase {
 
     func testRejectsInvalidJSON() {
         for bad in ["", "{", "[1,]", "{\"a\":1,}", "01", "-", "1.", ".5", "+1", "tru", "\"abc", "\"\u{1}\"", "\"\\x\"",
-                    "\"\\ud800\"", "\"\\udc00\"", "{a:1}", "[1 2]", "1 2", String(repeating: "[", count: 100) + String(repeating: "]", count: 100)] {
+                    "\"\\ud800\"", "\"\\udc00\"", "1e999", "{a:1}", "[1 2]", "1 2", String(repeating: "[", count: 100) + String(repeating: "]", count: 100)] {
             XCTAssertThrowsError(try JSONValue(parsing: bad), bad)
         }
         XCTAssertThrowsError(try JSONValue(parsing: [0x22, 0xff, 0x22]))  // not UTF-8

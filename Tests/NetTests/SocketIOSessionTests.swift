@@ -1,5 +1,6 @@
 import Net
 import RTCBase
+import WebRTCTestKit
 import XCTest
 
 /// A Socket.IO client and server session, each on its own WebSocketConnection, joined
@@ -193,5 +194,38 @@ final class SocketIOSessionTests: XCTestCase {
         server.handle(.text(#"42["join","#), now: t0)
         XCTAssertTrue(server.isClosed)
         XCTAssertEqual(server.pollEvent().map { if case .connected = $0 { true } else { false } }, true)
+    }
+
+    func testUpgradeRequestNeedsEngineIOVersion4OverWebSocket() throws {
+        var generator = SeededGenerator(seed: 3)
+        func answer(_ url: String) throws -> HTTPResponse {
+            let key = WebSocketHandshake.makeKey(using: &generator)
+            let request = WebSocketHandshake.clientRequest(endpoint: try Endpoint(parsing: url), key: key)
+            return SocketIOServerSession.upgradeResponse(to: request)
+        }
+        let accepted = try answer("ws://127.0.0.1:3000" + SocketIOClientSession.path)
+        XCTAssertEqual(accepted.status, 101)
+        let old = try answer("ws://127.0.0.1:3000/socket.io/?EIO=3&transport=websocket")
+        XCTAssertEqual(old.status, 400)
+        XCTAssertEqual(old.bodyText, #"{"code":5,"message":"Unsupported protocol version"}"#)
+        XCTAssertEqual(try answer("ws://h/socket.io/?EIO=4&transport=polling").bodyText, #"{"code":0,"message":"Transport unknown"}"#)
+        XCTAssertEqual(try answer("ws://h/other/?EIO=4&transport=websocket").status, 400)
+    }
+
+    func testServerSessionSurvivesFuzzedMessages() {
+        let seeds = ["40", #"42["join","room1"]"#, #"451-["f",{"_placeholder":true,"num":0}]"#, "3", #"43[1]"#, "41"].map { Array($0.utf8) }
+        var fuzzer = Fuzzer(seeds: seeds, seed: 8, maxLength: 120)
+        var closed = 0
+        for round in 0..<2_000 {
+            var server = SocketIOServerSession(configuration: .init(maxPayload: 100), seed: UInt64(round), now: t0)
+            server.handle(.text("40"), now: t0)
+            fuzzer.run(iterations: 10) { input in
+                let message: WebSocketMessage = String(validating: input, as: UTF8.self).map { .text($0) } ?? .binary(input)
+                server.handle(message, now: t0)
+            }
+            while server.pollOutput() != nil {}
+            if server.isClosed { closed += 1 }
+        }
+        XCTAssertGreaterThan(closed, 1_000, "garbage ends most sessions")
     }
 }
