@@ -7,8 +7,10 @@ import RTCBase
 /// pipelined request. Received bytes go to `handle(_:now:)`, EOF to `handleEOF`; every
 /// request yields exactly one event. After `Connection: close`, an error, a timeout or
 /// EOF, `isClosed` is true, and the driver closes the socket once `pollTransmit` is empty.
+/// A `101` also ends the connection's HTTP life: upgrade with `WebSocketClientHandshake`.
 public struct HTTPClientConnection: Sendable {
-    /// How long a sent request may wait for its complete response.
+    /// How long a sent request may wait for its complete response; raise it for long
+    /// polls (Janus holds a GET up to 30 s).
     public var responseTimeout: Duration
     private var parser: HTTPResponseParser
     private var queue: [HTTPRequest] = []
@@ -17,6 +19,7 @@ public struct HTTPClientConnection: Sendable {
     private var output: [UInt8] = []
     private var events: [HTTPClientEvent] = []
     private var eventIndex = 0
+    /// The connection is finished; close the socket once `pollTransmit` is empty.
     public private(set) var isClosed = false
 
     public init(limits: HTTPLimits = HTTPLimits(), responseTimeout: Duration = .seconds(10)) {
@@ -80,6 +83,7 @@ public struct HTTPClientConnection: Sendable {
     /// The earliest time `handleTimeout` must be called, if a response is awaited.
     public func pollTimeout() -> Instant? { deadline }
 
+    /// Fails the request in flight with `.timedOut` once its deadline has passed.
     public mutating func handleTimeout(now: Instant) {
         guard let deadline, now >= deadline else { return }
         fail(.timedOut, "after \(responseTimeout)")
@@ -92,6 +96,7 @@ public struct HTTPClientConnection: Sendable {
         return output
     }
 
+    /// The next response or failure, in the order the requests were sent.
     public mutating func pollEvent() -> HTTPClientEvent? {
         guard eventIndex < events.count else {
             events.removeAll(keepingCapacity: true)

@@ -12,6 +12,7 @@ public struct HTTPRequestParser: Sendable {
         core = HTTPMessageParser(limits: limits)
     }
 
+    /// Received bytes, in pieces of any size.
     public mutating func append(_ bytes: some Sequence<UInt8>) { core.append(bytes) }
 
     /// The next complete request, nil if more bytes are needed; throws on malformed

@@ -18,6 +18,7 @@ public struct HTTPResponseParser: Sendable {
     /// Records that a request with `method` was sent; its response comes in this order.
     public mutating func expectResponse(to method: HTTPMethod) { methods.append(method) }
 
+    /// Received bytes, in pieces of any size.
     public mutating func append(_ bytes: some Sequence<UInt8>) { core.append(bytes) }
 
     /// The next final response, nil if more bytes are needed (or after a 101).
@@ -52,6 +53,7 @@ public struct HTTPResponseParser: Sendable {
     /// Whether part of a response (at least one byte of its status line) is buffered.
     public var hasPartialResponse: Bool { core.hasPartialMessage }
 
+    /// After a 101: the bytes that followed its head (the new protocol's first bytes).
     public mutating func takeRemainingBytes() -> [UInt8] { core.takeRemaining() }
 
     static func framing(_ head: HTTPMessageParser.Head, answeringHead: Bool) throws(ParseError) -> HTTPMessageParser.Framing {

@@ -33,6 +33,7 @@ public struct HTTPServerConnection: Sendable {
     private var requestStart: Instant?
     private var idleSince: Instant
     private var lastReceive: Instant
+    /// The connection is finished; close the socket once `pollTransmit` is empty.
     public private(set) var isClosed = false
     /// True after a `101 Switching Protocols` response; see `takeUpgradedBytes`.
     public private(set) var isUpgraded = false
@@ -67,6 +68,7 @@ public struct HTTPServerConnection: Sendable {
         return idleSince + idleTimeout
     }
 
+    /// Queues a 408 for a request that is late, or closes an idle connection.
     public mutating func handleTimeout(now: Instant) {
         guard let deadline = pollTimeout(), now >= deadline else { return }
         if requestStart != nil {
@@ -124,6 +126,7 @@ public struct HTTPServerConnection: Sendable {
     /// After a 101: the bytes the client sent after its upgrade request.
     public mutating func takeUpgradedBytes() -> [UInt8] { parser.takeRemainingBytes() }
 
+    /// Bytes to write to the socket.
     public mutating func pollTransmit() -> [UInt8]? {
         guard !output.isEmpty else { return nil }
         defer { output = [] }

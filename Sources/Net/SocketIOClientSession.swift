@@ -48,6 +48,7 @@ public struct SocketIOClientSession: Sendable {
 
     // MARK: Input
 
+    /// One message received on the WebSocket.
     public mutating func handle(_ message: WebSocketMessage, now: Instant) {
         guard state != .closed else { return }
         do {
@@ -84,6 +85,7 @@ public struct SocketIOClientSession: Sendable {
         events.append(.disconnected(reason: reason))
     }
 
+    /// When the server's next ping is overdue.
     public func pollTimeout() -> Instant? { heartbeatDeadline }
 
     /// Ends the session when the server's pings stopped.
@@ -126,10 +128,12 @@ public struct SocketIOClientSession: Sendable {
         end("client disconnect", code: WebSocketError.normalClosure)
     }
 
+    /// The next thing to do on the WebSocket (send a message, or close).
     public mutating func pollOutput() -> SocketIOOutput? {
         outputs.isEmpty ? nil : outputs.removeFirst()
     }
 
+    /// The next event for the application.
     public mutating func pollEvent() -> SocketIOClientEvent? {
         events.isEmpty ? nil : events.removeFirst()
     }

@@ -22,6 +22,7 @@ public enum SocketIOServerEvent: Hashable, Sendable {
 /// over maxPayload with 1009 (build the `WebSocketConnection` with
 /// `maxMessageSize: configuration.maxPayload` so frames are refused before buffering).
 public struct SocketIOServerSession: Sendable {
+    /// The values announced in the open packet and enforced by the session.
     public struct Configuration: Hashable, Sendable {
         public var pingInterval: Duration
         public var pingTimeout: Duration
@@ -64,6 +65,7 @@ public struct SocketIOServerSession: Sendable {
 
     // MARK: Input
 
+    /// One message received on the WebSocket.
     public mutating func handle(_ message: WebSocketMessage, now: Instant) {
         guard !isClosed else { return }
         let size: Int
@@ -110,6 +112,7 @@ public struct SocketIOServerSession: Sendable {
     /// The next ping to send or the pong deadline, whichever comes first.
     public func pollTimeout() -> Instant? { pongDeadline ?? nextPing }
 
+    /// Sends the due ping, or closes the session when its pong is overdue.
     public mutating func handleTimeout(now: Instant) {
         guard !isClosed else { return }
         if let deadline = pongDeadline, now >= deadline {
@@ -152,10 +155,12 @@ public struct SocketIOServerSession: Sendable {
         handleClosed(reason: reason)
     }
 
+    /// The next thing to do on the WebSocket (send a message, or close).
     public mutating func pollOutput() -> SocketIOOutput? {
         outputs.isEmpty ? nil : outputs.removeFirst()
     }
 
+    /// The next event for the application.
     public mutating func pollEvent() -> SocketIOServerEvent? {
         events.isEmpty ? nil : events.removeFirst()
     }

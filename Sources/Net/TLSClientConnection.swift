@@ -92,6 +92,7 @@ public final class TLSClientConnection: @unchecked Sendable {
         return read > 0 ? Array(out.prefix(Int(read))) : nil
     }
 
+    /// The next event: connected, decrypted data, closed or failed.
     public func pollEvent() -> TLSEvent? {
         events.isEmpty ? nil : events.removeFirst()
     }

@@ -24,6 +24,7 @@ public struct WebSocketClientHandshake: Sendable {
         parser.expectResponse(to: .get)
     }
 
+    /// The upgrade request bytes, once.
     public mutating func pollTransmit() -> [UInt8]? {
         guard !output.isEmpty else { return nil }
         defer { output = [] }

@@ -52,13 +52,16 @@ public struct WebSocketConnection: Sendable {
 
     // MARK: Sending
 
+    /// Sends one text message in one frame.
     public mutating func send(text: String) { sendMessage(.text, Array(text.utf8), fragmentSize: nil) }
 
+    /// Sends one binary message in one frame.
     public mutating func send(binary: [UInt8]) { sendMessage(.binary, binary, fragmentSize: nil) }
 
     /// Sends a message split into frames of at most `fragmentSize` bytes (section 5.4).
     public mutating func send(binary: [UInt8], fragmentSize: Int) { sendMessage(.binary, binary, fragmentSize: fragmentSize) }
 
+    /// Sends a text message split into frames of at most `fragmentSize` bytes.
     public mutating func send(text: String, fragmentSize: Int) { sendMessage(.text, Array(text.utf8), fragmentSize: fragmentSize) }
 
     /// Sends a ping (payload cut to 125 bytes); the answer arrives as `.pong`.
@@ -115,6 +118,7 @@ public struct WebSocketConnection: Sendable {
         finish(code: WebSocketError.abnormalClosure, reason: "connection ended without a Close frame", byPeer: true)
     }
 
+    /// When to give up waiting for the peer's Close.
     public func pollTimeout() -> Instant? { closeDeadline }
 
     /// Gives up on a peer that does not answer our Close.
@@ -123,12 +127,14 @@ public struct WebSocketConnection: Sendable {
         finish(code: WebSocketError.abnormalClosure, reason: "no Close from the peer in time", byPeer: false)
     }
 
+    /// Bytes to write to the socket.
     public mutating func pollTransmit() -> [UInt8]? {
         guard !output.isEmpty else { return nil }
         defer { output = [] }
         return output
     }
 
+    /// The next received message, pong or close.
     public mutating func pollEvent() -> WebSocketEvent? {
         guard eventIndex < events.count else {
             events.removeAll(keepingCapacity: true)

@@ -18,6 +18,7 @@ public struct WebSocketFrameDecoder: Sendable {
         self.maxFrameSize = maxFrameSize
     }
 
+    /// Received bytes, in pieces of any size.
     public mutating func append(_ bytes: some Sequence<UInt8>) {
         if start > 0 && start * 2 >= buffer.count {
             buffer.removeSubrange(0..<start)
