@@ -91,4 +91,25 @@ final class TLSClientTests: XCTestCase {
         }
         XCTAssertEqual(failures, 300)
     }
+
+    func testHTTPSRequestThroughTLSAndHTTPClientConnection() throws {
+        let certificate = TestCertificate()
+        let context = try TLSClientContext(configuration: TLSConfiguration(additionalTrustedPEM: certificate.pem))
+        let server = TestTLSServer(certificate: certificate)
+        let tls = try TLSClientConnection(serverName: "localhost", context: context)
+        var http = HTTPClientConnection()
+        let endpoint = try Endpoint(parsing: "https://localhost:8443/rtc/v1/whip/?app=live&stream=s")
+        http.send(HTTPRequest(method: .post, endpoint: endpoint, headers: ["Content-Type": "application/sdp"], body: Array("v=0\r\n".utf8)),
+                  now: .zero)
+        if let bytes = http.pollTransmit() { tls.send(bytes) }
+        XCTAssertEqual(pump(tls, server), [.connected])
+        XCTAssertTrue(String(decoding: server.received, as: UTF8.self).hasPrefix("POST /rtc/v1/whip/?app=live&stream=s HTTP/1.1\r\nHost: localhost:8443\r\n"))
+        server.send(Array("HTTP/1.1 201 Created\r\nLocation: /s/1\r\nContent-Length: 5\r\n\r\nv=0\r\n".utf8))
+        for event in pump(tls, server) {
+            if case .data(let bytes) = event { http.handle(bytes, now: .zero) }
+        }
+        guard case .response(let response, _) = http.pollEvent() else { return XCTFail("no response") }
+        XCTAssertEqual(response.status, 201)
+        XCTAssertEqual(try endpoint.resolving(response.headers["Location"] ?? "").description, "https://localhost:8443/s/1")
+    }
 }
