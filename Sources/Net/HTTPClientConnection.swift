@@ -13,12 +13,11 @@ public struct HTTPClientConnection: Sendable {
     /// polls (Janus holds a GET up to 30 s).
     public var responseTimeout: Duration
     private var parser: HTTPResponseParser
-    private var queue: [HTTPRequest] = []
+    private var queue = FIFO<HTTPRequest>()
     private var inFlight: HTTPRequest?
     private var deadline: Instant?
     private var output: [UInt8] = []
-    private var events: [HTTPClientEvent] = []
-    private var eventIndex = 0
+    private var events = FIFO<HTTPClientEvent>()
     /// The connection is finished; close the socket once `pollTransmit` is empty.
     public private(set) var isClosed = false
 
@@ -98,18 +97,11 @@ public struct HTTPClientConnection: Sendable {
 
     /// The next response or failure, in the order the requests were sent.
     public mutating func pollEvent() -> HTTPClientEvent? {
-        guard eventIndex < events.count else {
-            events.removeAll(keepingCapacity: true)
-            eventIndex = 0
-            return nil
-        }
-        defer { eventIndex += 1 }
-        return events[eventIndex]
+        events.popFirst()
     }
 
     private mutating func writeNext(now: Instant) {
-        guard inFlight == nil, !queue.isEmpty else { return }
-        let request = queue.removeFirst()
+        guard inFlight == nil, let request = queue.popFirst() else { return }
         inFlight = request
         parser.expectResponse(to: request.method)
         output.append(contentsOf: request.serialized())
@@ -130,9 +122,8 @@ public struct HTTPClientConnection: Sendable {
     private mutating func close() {
         isClosed = true
         deadline = nil
-        for request in queue {
+        for request in queue.removeAll() {
             report(.failed(HTTPClientError(code: .notSent, message: "", request: request)))
         }
-        queue = []
     }
 }

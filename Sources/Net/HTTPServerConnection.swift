@@ -27,7 +27,7 @@ public struct HTTPServerConnection: Sendable {
     private var parser: HTTPRequestParser
     private var current: HTTPRequest?
     private var output: [UInt8] = []
-    private var events: [HTTPServerEvent] = []
+    private var events = FIFO<HTTPServerEvent>()
     private var peerClosed = false
     /// When the request now arriving began, and when the connection last became idle.
     private var requestStart: Instant?
@@ -83,7 +83,7 @@ public struct HTTPServerConnection: Sendable {
     /// The next request (or a bad-request or timeout report) once the previous one is
     /// answered.
     public mutating func pollEvent() -> HTTPServerEvent? {
-        if !events.isEmpty { return events.removeFirst() }
+        if let event = events.popFirst() { return event }
         guard !isClosed, !isUpgraded, current == nil else { return nil }
         do {
             guard let request = try parser.next() else {

@@ -33,8 +33,8 @@ public struct SocketIOClientSession: Sendable {
     private var assembler = SocketIOAssembler()
     private var nextAckId = 0
     private var buffered: [SocketIOMessage] = []
-    private var outputs: [SocketIOOutput] = []
-    private var events: [SocketIOClientEvent] = []
+    private var outputs = FIFO<SocketIOOutput>()
+    private var events = FIFO<SocketIOClientEvent>()
     private var heartbeatDeadline: Instant?
 
     /// - Parameter auth: the CONNECT payload (`40{auth}`), e.g. a token.
@@ -130,12 +130,12 @@ public struct SocketIOClientSession: Sendable {
 
     /// The next thing to do on the WebSocket (send a message, or close).
     public mutating func pollOutput() -> SocketIOOutput? {
-        outputs.isEmpty ? nil : outputs.removeFirst()
+        outputs.popFirst()
     }
 
     /// The next event for the application.
     public mutating func pollEvent() -> SocketIOClientEvent? {
-        events.isEmpty ? nil : events.removeFirst()
+        events.popFirst()
     }
 
     // MARK: Internals

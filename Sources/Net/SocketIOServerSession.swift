@@ -48,8 +48,8 @@ public struct SocketIOServerSession: Sendable {
     private var assembler = SocketIOAssembler()
     private var nextPing: Instant?
     private var pongDeadline: Instant?
-    private var outputs: [SocketIOOutput] = []
-    private var events: [SocketIOServerEvent] = []
+    private var outputs = FIFO<SocketIOOutput>()
+    private var events = FIFO<SocketIOServerEvent>()
 
     /// Starts the session: the open packet is queued and the first ping scheduled.
     /// - Parameter seed: seeds the session and socket ids.
@@ -157,12 +157,12 @@ public struct SocketIOServerSession: Sendable {
 
     /// The next thing to do on the WebSocket (send a message, or close).
     public mutating func pollOutput() -> SocketIOOutput? {
-        outputs.isEmpty ? nil : outputs.removeFirst()
+        outputs.popFirst()
     }
 
     /// The next event for the application.
     public mutating func pollEvent() -> SocketIOServerEvent? {
-        events.isEmpty ? nil : events.removeFirst()
+        events.popFirst()
     }
 
     // MARK: Internals

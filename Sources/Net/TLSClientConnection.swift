@@ -26,7 +26,7 @@ public final class TLSClientConnection: @unchecked Sendable {
     private let incoming: OpaquePointer
     private let outgoing: OpaquePointer
     private var pendingPlaintext: [UInt8] = []
-    private var events: [TLSEvent] = []
+    private var events = FIFO<TLSEvent>()
     private var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
     public private(set) var isConnected = false
     public private(set) var isClosed = false
@@ -94,7 +94,7 @@ public final class TLSClientConnection: @unchecked Sendable {
 
     /// The next event: connected, decrypted data, closed or failed.
     public func pollEvent() -> TLSEvent? {
-        events.isEmpty ? nil : events.removeFirst()
+        events.popFirst()
     }
 
     private func advance() {

@@ -34,8 +34,7 @@ public struct WebSocketConnection: Sendable {
     private var fragments: [UInt8] = []
     private var fragmentOpcode: WebSocketFrame.Opcode?
     private var output: [UInt8] = []
-    private var events: [WebSocketEvent] = []
-    private var eventIndex = 0
+    private var events = FIFO<WebSocketEvent>()
     private var closeDeadline: Instant?
 
     /// - Parameter maskSeed: seeds the masking keys of a client.
@@ -136,13 +135,7 @@ public struct WebSocketConnection: Sendable {
 
     /// The next received message, pong or close.
     public mutating func pollEvent() -> WebSocketEvent? {
-        guard eventIndex < events.count else {
-            events.removeAll(keepingCapacity: true)
-            eventIndex = 0
-            return nil
-        }
-        defer { eventIndex += 1 }
-        return events[eventIndex]
+        events.popFirst()
     }
 
     private mutating func receive(_ frame: WebSocketFrame) throws(WebSocketError) {
