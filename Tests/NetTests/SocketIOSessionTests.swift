@@ -212,7 +212,7 @@ final class SocketIOSessionTests: XCTestCase {
         XCTAssertEqual(try answer("ws://h/other/?EIO=4&transport=websocket").status, 400)
     }
 
-    func testServerSessionSurvivesFuzzedMessages() {
+    func testServerAndClientSessionsSurviveFuzzedMessages() {
         let seeds = ["40", #"42["join","room1"]"#, #"451-["f",{"_placeholder":true,"num":0}]"#, "3", #"43[1]"#, "41"].map { Array($0.utf8) }
         var fuzzer = Fuzzer(seeds: seeds, seed: 8, maxLength: 120)
         var closed = 0
@@ -225,7 +225,16 @@ final class SocketIOSessionTests: XCTestCase {
             }
             while server.pollOutput() != nil {}
             if server.isClosed { closed += 1 }
+            var client = SocketIOClientSession()
+            client.handle(.text(#"0{"sid":"s","upgrades":[],"pingInterval":300,"pingTimeout":200,"maxPayload":100}"#), now: t0)
+            client.handle(.text(#"40{"sid":"x"}"#), now: t0)
+            fuzzer.run(iterations: 10) { input in
+                let message: WebSocketMessage = String(validating: input, as: UTF8.self).map { .text($0) } ?? .binary(input)
+                client.handle(message, now: t0)
+            }
+            while client.pollOutput() != nil {}
+            if client.state == .closed { closed += 1 }
         }
-        XCTAssertGreaterThan(closed, 1_000, "garbage ends most sessions")
+        XCTAssertGreaterThan(closed, 2_000, "garbage ends most sessions")
     }
 }
