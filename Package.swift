@@ -25,6 +25,7 @@ let package = Package(
 
         // Sans-IO core.
         .target(name: "RTCBase"),
+        .target(name: "Net", dependencies: ["RTCBase", "COpenSSL"]),
         .target(name: "SDP", dependencies: ["RTCBase"]),
         .target(name: "Impairment", dependencies: ["RTCBase"]),
         .target(name: "Metrics", dependencies: ["RTCBase"]),
@@ -64,6 +65,7 @@ let package = Package(
         .testTarget(name: "ImpairmentTests", dependencies: ["Impairment", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "SDPTests", dependencies: ["SDP", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "NetTests", dependencies: ["Net", "RTCBase", "WebRTCTestKit", "COpenSSL"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,34 @@
+/// A first-in first-out queue with O(1) `append` and `popFirst`, for the outputs and
+/// events state machines hand to their driver (an array's `removeFirst` is O(n)).
+struct FIFO<Element: Sendable>: Sendable {
+    private var storage: [Element] = []
+    private var head = 0
+
+    var isEmpty: Bool { head == storage.count }
+    var count: Int { storage.count - head }
+
+    mutating func append(_ element: Element) { storage.append(element) }
+
+    mutating func popFirst() -> Element? {
+        guard head < storage.count else { return nil }
+        let element = storage[head]
+        head += 1
+        if head == storage.count {
+            storage.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 1024 && head * 2 >= storage.count {
+            storage.removeSubrange(0..<head)
+            head = 0
+        }
+        return element
+    }
+
+    /// Removes and returns everything, oldest first.
+    mutating func removeAll() -> [Element] {
+        defer {
+            storage.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return Array(storage[head...])
+    }
+}
