@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "ReportTests", dependencies: ["Report", "Metrics", "WebRTCTestKit"]),
         .testTarget(name: "ProjectTests", dependencies: ["WebRTCTestKit"]),
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
-        .testTarget(name: "RTCBaseTests", dependencies: ["RTCBase"]),
+        .testTarget(name: "RTCBaseTests", dependencies: ["RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "ImpairmentTests", dependencies: ["Impairment", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "SDPTests", dependencies: ["SDP", "RTCBase", "WebRTCTestKit"]),

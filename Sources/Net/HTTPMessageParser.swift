@@ -307,7 +307,7 @@ struct HTTPMessageParser: Sendable {
         var size = 0
         var digits = 0
         for byte in line {
-            guard let value = PercentEncoding.hexValue(byte) else {
+            guard let value = Hex.value(byte) else {
                 guard digits > 0, byte == UInt8(ascii: ";") || byte == 0x20 || byte == 0x09 else {
                     throw .invalid("chunk size is not hexadecimal")
                 }

@@ -1,3 +1,5 @@
+import RTCBase
+
 /// Percent-encoding of URI components (RFC 3986 section 2.1).
 ///
 /// Encoding keeps only the unreserved characters (RFC 3986 section 2.3) plus whatever the
@@ -26,8 +28,8 @@ public enum PercentEncoding {
                 out.append(byte)
             } else {
                 out.append(UInt8(ascii: "%"))
-                out.append(hexDigit(byte >> 4))
-                out.append(hexDigit(byte & 0x0f))
+                out.append(Hex.digit(byte >> 4))
+                out.append(Hex.digit(byte & 0x0f))
             }
         }
         return String(decoding: out, as: UTF8.self)
@@ -41,7 +43,7 @@ public enum PercentEncoding {
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
             if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                guard let high = iterator.next().flatMap(Hex.value), let low = iterator.next().flatMap(Hex.value) else {
                     return nil
                 }
                 out.append(high << 4 | low)
@@ -71,18 +73,5 @@ public enum PercentEncoding {
     /// A query string from pairs, each name and value encoded.
     public static func query(_ items: [(name: String, value: String)]) -> String {
         items.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
-    }
-
-    static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
-    }
-
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

@@ -1,3 +1,5 @@
+import RTCBase
+
 extension SocketIOServerSession {
     /// Checks a WebSocket upgrade request for Engine.IO v4 (`/socket.io/?EIO=4&transport=websocket`)
     /// and answers it: the 101 of `WebSocketHandshake.serverResponse`, or a 400 with the

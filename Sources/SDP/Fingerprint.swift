@@ -34,22 +34,13 @@ public struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
         bytes.reserveCapacity(text.count / 3 + 1)
         var index = 0
         while index + 1 < text.count {
-            guard let high = Self.hexValue(text[index]), let low = Self.hexValue(text[index + 1]),
+            guard let high = Hex.value(text[index]), let low = Hex.value(text[index + 1]),
                 index + 2 == text.count || text[index + 2] == 0x3a
             else { return nil }
             bytes.append(high << 4 | low)
             index += 3
         }
         return bytes
-    }
-
-    private static func hexValue(_ character: UInt8) -> UInt8? {
-        switch character {
-        case 0x30...0x39: return character - 0x30
-        case 0x41...0x46: return character - 0x41 + 10
-        case 0x61...0x66: return character - 0x61 + 10
-        default: return nil
-        }
     }
 
     /// True when both name the same hash (case-insensitively) and the same digest bytes.

@@ -1,3 +1,4 @@
+import RTCBase
 /// `--set path=value` on the command line: changes one field of the parsed file before it
 /// is checked. `groups[0].count=50`, `target.url=http://127.0.0.1:1985`,
 /// `groups[1].media.video.codec=h264`. The value is read as JSON5 when it parses as a
@@ -47,7 +48,7 @@ public enum Overrides {
         guard let step = steps.first else { return value }
         switch step {
         case .key(let key):
-            var members: [(key: String, value: JSONValue)]
+            var members: [JSONValue.Member]
             switch node {
             case .object(let existing): members = existing
             case .null: members = []
@@ -56,7 +57,7 @@ public enum Overrides {
             if let position = members.lastIndex(where: { $0.key == key }) {
                 members[position].value = try set(value, at: steps.dropFirst(), in: members[position].value, fullPath: fullPath)
             } else {
-                members.append((key, try set(value, at: steps.dropFirst(), in: .null, fullPath: fullPath)))
+                members.append(JSONValue.Member(key, try set(value, at: steps.dropFirst(), in: .null, fullPath: fullPath)))
             }
             return .object(members)
         case .index(let index):

@@ -1,3 +1,4 @@
+import RTCBase
 /// What is wrong with a scenario, and where: `groups[1].media.video.codec: "vp10" is not
 /// one of vp8, vp9, h264`. Nothing starts while a scenario has an error.
 public struct ScenarioError: Error, Equatable, CustomStringConvertible {

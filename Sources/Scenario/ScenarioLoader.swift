@@ -1,3 +1,4 @@
+import RTCBase
 import Foundation
 
 /// Reads a scenario the way `rtcswarm validate` and `run` do: environment variables

@@ -1,3 +1,4 @@
+import RTCBase
 /// Decodes `Decodable` models from a `JSONValue` the way a scenario needs:
 /// snake_case keys, messages that name the field and what it allows, and a list of every
 /// key the model asked for, so that keys it never asked for are reported as unknown
@@ -140,7 +141,7 @@ struct ValueDecoder: Decoder {
     func decodeDouble() throws -> Double {
         switch value {
         case .integer(let number): return Double(number)
-        case .number(let number) where number.isFinite: return number
+        case .double(let number) where number.isFinite: return number
         default: throw mismatch("a number")
         }
     }
@@ -150,7 +151,7 @@ struct ValueDecoder: Decoder {
         case .integer(let number):
             guard let exact = I(exactly: number) else { throw outOfRange(I.self) }
             return exact
-        case .number(let number) where number.isFinite && number.rounded() == number:
+        case .double(let number) where number.isFinite && number.rounded() == number:
             guard let exact = I(exactly: number) else { throw outOfRange(I.self) }
             return exact
         default:
@@ -168,7 +169,7 @@ struct ValueDecoder: Decoder {
 }
 
 private struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let members: [(key: String, value: JSONValue)]
+    let members: [JSONValue.Member]
     let decoder: ValueDecoder
     var codingPath: [any CodingKey] { decoder.codingPath }
 

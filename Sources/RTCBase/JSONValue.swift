@@ -122,8 +122,8 @@ public enum JSONValue: Hashable, Sendable {
             case 0x09: out.append(contentsOf: "\\t".utf8)
             case 0x00..<0x20:
                 out.append(contentsOf: "\\u00".utf8)
-                out.append(PercentEncoding.hexDigit(byte >> 4))
-                out.append(PercentEncoding.hexDigit(byte & 0x0f))
+                out.append(Hex.digit(byte >> 4))
+                out.append(Hex.digit(byte & 0x0f))
             default: out.append(byte)
             }
         }

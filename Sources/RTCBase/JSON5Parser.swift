@@ -6,6 +6,12 @@ public struct JSON5SyntaxError: Error, Equatable, CustomStringConvertible {
     public let column: Int
     public let message: String
 
+    public init(line: Int, column: Int, message: String) {
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
     public var description: String { "line \(line), column \(column): \(message)" }
 }
 
@@ -98,7 +104,7 @@ public struct JSON5Parser {
 
     private mutating func parseObject() throws(JSON5SyntaxError) -> JSONValue {
         advance()  // {
-        var members: [(key: String, value: JSONValue)] = []
+        var members: [JSONValue.Member] = []
         while true {
             try skipWhitespace()
             if current == UInt8(ascii: "}") {
@@ -111,11 +117,12 @@ public struct JSON5Parser {
             } else {
                 key = try parseIdentifier()
             }
+            if members.contains(where: { $0.key == key }) { throw error("duplicate key \"\(key)\"") }
             try skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\", found \(describeCurrent())") }
             advance()
             try skipWhitespace()
-            members.append((key, try parseValue()))
+            members.append(JSONValue.Member(key, try parseValue()))
             try skipWhitespace()
             if current == UInt8(ascii: ",") {
                 advance()
@@ -165,8 +172,8 @@ public struct JSON5Parser {
         case "true": return .bool(true)
         case "false": return .bool(false)
         case "null": return .null
-        case "Infinity": return .number(.infinity)
-        case "NaN": return .number(.nan)
+        case "Infinity": return .double(.infinity)
+        case "NaN": return .double(.nan)
         default:
             index = start
             throw error("unexpected \(describeCurrent()): strings need quotes")
@@ -182,7 +189,7 @@ public struct JSON5Parser {
         }
         if current == UInt8(ascii: "I") {
             guard try parseIdentifier() == "Infinity" else { index = start; throw error("unexpected \(describeCurrent())") }
-            return .number(negative ? -.infinity : .infinity)
+            return .double(negative ? -.infinity : .infinity)
         }
         if current == UInt8(ascii: "0"), index + 1 < bytes.count, bytes[index + 1] | 0x20 == UInt8(ascii: "x") {
             advance(); advance()
@@ -203,7 +210,7 @@ public struct JSON5Parser {
         let normalized = text.replacingOccurrences(of: "+", with: "")
         let withLeadingZero = normalized.hasPrefix(".") ? "0" + normalized
             : normalized.hasPrefix("-.") ? "-0" + normalized.dropFirst() : normalized
-        if text.contains(where: { $0.isNumber }), let number = Double(withLeadingZero) { return .number(number) }
+        if text.contains(where: { $0.isNumber }), let number = Double(withLeadingZero) { return .double(number) }
         index = start
         throw error("expected a value, found \(describeCurrent())")
     }

@@ -1,4 +1,3 @@
-import RTCBase
 
 extension JSONValue {
     /// Parses one JSON text (RFC 8259), surrounded by optional whitespace. Nesting deeper
@@ -172,7 +171,7 @@ struct JSONParser {
         guard bytes.count - index >= 4 else { throw .truncated("JSON: short \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard let digit = PercentEncoding.hexValue(bytes[index]) else { throw .invalid("JSON: bad \\u escape") }
+            guard let digit = Hex.value(bytes[index]) else { throw .invalid("JSON: bad \\u escape") }
             value = value << 4 | UInt32(digit)
             index += 1
         }

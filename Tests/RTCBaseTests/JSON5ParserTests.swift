@@ -1,4 +1,4 @@
-@testable import Scenario
+import RTCBase
 import WebRTCTestKit
 import XCTest
 
@@ -20,13 +20,13 @@ final class JSON5ParserTests: XCTestCase {
         XCTAssertEqual(value["unquoted"], .string("single"))
         XCTAssertEqual(value["quoted"], .string("a\tbé"))
         XCTAssertEqual(value["hex"], .integer(31))
-        XCTAssertEqual(value["lead"], .number(0.5))
-        XCTAssertEqual(value["trail"], .number(5))
+        XCTAssertEqual(value["lead"], .double(0.5))
+        XCTAssertEqual(value["trail"], .double(5))
         XCTAssertEqual(value["plus"], .integer(3))
-        XCTAssertEqual(value["neg"], .number(-250))
-        XCTAssertEqual(value["inf"], .number(-.infinity))
+        XCTAssertEqual(value["neg"], .double(-250))
+        XCTAssertEqual(value["inf"], .double(-.infinity))
         XCTAssertEqual(value["list"], .array([.integer(1), .bool(true), .null]))
-        XCTAssertEqual(value["nested"]?["deep"], .array([.object([("x", .integer(1))])]))
+        XCTAssertEqual(value["nested"]?["deep"], .array([.object([JSONValue.Member("x", .integer(1))])]))
     }
 
     func testSyntaxErrorsSayLineAndColumn() {
@@ -37,6 +37,7 @@ final class JSON5ParserTests: XCTestCase {
             ("[1, 2", JSON5SyntaxError(line: 1, column: 6, message: "expected ',' or ']' in a list, found end of file")),
             ("{ a 1 }", JSON5SyntaxError(line: 1, column: 5, message: "expected ':' after key \"a\", found '1'")),
             ("/* never closed", JSON5SyntaxError(line: 1, column: 1, message: "unterminated /* comment")),
+            ("{ a: 1, a: 2 }", JSON5SyntaxError(line: 1, column: 10, message: "duplicate key \"a\"")),
             ("{} {}", JSON5SyntaxError(line: 1, column: 4, message: "unexpected '{' after the document")),
         ]
         for (text, expected) in cases {
