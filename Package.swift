@@ -26,11 +26,13 @@ let package = Package(
         // Test support: virtual time, in-memory network, fuzzing, captured fixtures.
         .target(name: "WebRTCTestKit", dependencies: ["RTCBase"]),
         .target(name: "SRTP", dependencies: ["RTCBase", "COpenSSL"]),
+        .target(name: "DTLS", dependencies: ["RTCBase", "COpenSSL"]),
 
         // Tests.
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
         .testTarget(name: "RTCBaseTests", dependencies: ["RTCBase"]),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP", "CSRTP", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "RTCBase", "WebRTCTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )
