@@ -40,8 +40,9 @@ public final class SrtpContext {
     /// - Throws: `.truncated` when the packet is shorter than its RTP header says.
     public func protectRtp(_ packet: [UInt8]) throws(ParseError) -> [UInt8] {
         let header = try RtpHeaderFields(packet)
-        let index = RtpIndex.estimate(sequence: header.sequence, highest: sent[header.ssrc])
-        if sent[header.ssrc].map({ index > $0 }) ?? true { sent[header.ssrc] = index }
+        let highest = sent[header.ssrc]
+        let index = RtpIndex.estimate(sequence: header.sequence, highest: highest)
+        if highest.map({ index > $0 }) ?? true { sent[header.ssrc] = index }
         return rtp.seal(
             packet, headerLength: header.length, ssrc: header.ssrc, index: index,
             roc: profile.isAead ? nil : RtpIndex.rolloverCounter(index), trailer: nil)

@@ -45,4 +45,23 @@ final class SrtpVectorTests: XCTestCase {
         XCTAssertEqual(keys.authenticationKey, [])
         XCTAssertEqual(keys.encryptionKey.count, 16)
     }
+
+    /// RFC 3711 3.4: with E = 0 the SRTCP payload travels in the clear but is still
+    /// authenticated, trailer included.
+    func testUnencryptedSrtcpIsAuthenticatedAndPassedThrough() throws {
+        let key = [UInt8](repeating: 0x11, count: 16)
+        let salt = [UInt8](repeating: 0x22, count: 14)
+        let keys = SrtpSessionKeys(profile: .aesCm128HmacSha1_80, masterKey: key, masterSalt: salt, layer: .rtcp)
+        // V=2 P=0 RC=0, PT=201 (RR), length=1, SSRC=0x01020304
+        let rtcp: [UInt8] = [0x80, 201, 0, 1, 1, 2, 3, 4]
+        let trailer: [UInt8] = [0, 0, 0, 5]  // E=0, SRTCP index 5
+        var mac = [UInt8](repeating: 0, count: 20)
+        (rtcp + trailer).withUnsafeBytes { HmacSha1(key: keys.authenticationKey).authenticate($0, suffix: nil, into: &mac) }
+        let srtcp = rtcp + trailer + mac.prefix(10)
+        let context = SrtpContext(profile: .aesCm128HmacSha1_80, masterKey: key, masterSalt: salt)
+        XCTAssertEqual(try context.unprotectRtcp(srtcp), rtcp)
+        var forged = srtcp
+        forged[7] ^= 1
+        XCTAssertThrowsError(try context.unprotectRtcp(forged))
+    }
 }
