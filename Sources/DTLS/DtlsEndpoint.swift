@@ -22,9 +22,13 @@ public final class DtlsEndpoint {
     public enum State: Hashable, Sendable {
         /// A client before `start(now:)`.
         case idle
+        /// Flights in progress; a server is here from the start, waiting for a ClientHello.
         case handshaking
+        /// `.connected` was reported; SRTP keys are out.
         case connected
+        /// Closed by `close()` or by the peer's close_notify.
         case closed
+        /// `.failed` was reported; the endpoint ignores further input.
         case failed
     }
 

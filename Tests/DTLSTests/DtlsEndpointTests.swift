@@ -113,6 +113,34 @@ final class DtlsEndpointTests: XCTestCase {
         XCTAssertEqual(pair.server.state, .connected)
     }
 
+    /// The server's final flight (ChangeCipherSpec, Finished) is lost: the client's timer
+    /// resends its own flight, and the already connected server answers it again.
+    func testLostFinalFlightIsRecoveredByTheClientTimer() throws {
+        let pair = try DtlsPair(retransmitTimeout: .milliseconds(100))
+        let now = pair.now
+        pair.client.start(now: now)
+        func deliver(from sender: DtlsEndpoint, to receiver: DtlsEndpoint?) {
+            while let datagram = sender.pollTransmit() { receiver?.handle(datagram, now: now) }
+        }
+        deliver(from: pair.client, to: pair.server)  // ClientHello
+        deliver(from: pair.server, to: pair.client)  // ServerHello .. ServerHelloDone
+        deliver(from: pair.client, to: pair.server)  // Certificate .. Finished
+        XCTAssertEqual(pair.server.state, .connected)
+        deliver(from: pair.server, to: nil)  // ChangeCipherSpec, Finished: lost
+        XCTAssertEqual(pair.client.state, .handshaking)
+        let deadline = try XCTUnwrap(pair.client.pollTimeout())
+        Thread.sleep(forTimeInterval: 0.11)
+        pair.client.handleTimeout(now: deadline)
+        XCTAssertEqual(pair.client.retransmissions, 1)
+        deliver(from: pair.client, to: pair.server)
+        deliver(from: pair.server, to: pair.client)
+        XCTAssertEqual(pair.client.state, .connected)
+        guard case .connected(_, let clientKeys)? = pair.client.drainEvents().first,
+            case .connected(_, let serverKeys)? = pair.server.drainEvents().first
+        else { return XCTFail("both sides should report connected once") }
+        XCTAssertEqual(clientKeys.localMasterKey, serverKeys.remoteMasterKey)
+    }
+
     func testGarbageDatagramsNeitherCrashNorStopTheHandshake() throws {
         var pair = try DtlsPair()
         var generator = SeededGenerator(seed: 8)
