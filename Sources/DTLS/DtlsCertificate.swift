@@ -78,6 +78,8 @@ public final class DtlsCertificate: @unchecked Sendable {
             && SSL_CTX_set_cipher_list(context, DtlsRecordFilter.cipherSuites) == 1
             && SSL_CTX_set_tlsext_use_srtp(context, DtlsSrtpProfile.offered) == 0
         guard ok else { fatalError("OpenSSL: DTLS context setup failed") }
+        // No record is larger than the link MTU; this shrinks each write buffer.
+        _ = SSL_CTX_ctrl(context, SSL_CTRL_SET_MAX_SEND_FRAGMENT, DtlsEndpoint.mtu, nil)
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, DtlsEndpoint.verifyCallback)
         return context
     }
