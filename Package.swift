@@ -22,11 +22,11 @@ let package = Package(
 
         // Sans-IO core.
         .target(name: "RTCBase"),
+        .target(name: "DTLS", dependencies: ["RTCBase", "COpenSSL"]),
+        .target(name: "SRTP", dependencies: ["RTCBase", "COpenSSL"]),
 
         // Test support: virtual time, in-memory network, fuzzing, captured fixtures.
         .target(name: "WebRTCTestKit", dependencies: ["RTCBase"]),
-        .target(name: "SRTP", dependencies: ["RTCBase", "COpenSSL"]),
-        .target(name: "DTLS", dependencies: ["RTCBase", "COpenSSL"]),
 
         // Tests.
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
