@@ -25,6 +25,8 @@ let package = Package(
 
         // Sans-IO core.
         .target(name: "RTCBase"),
+        .target(name: "DTLS", dependencies: ["RTCBase", "COpenSSL"]),
+        .target(name: "SRTP", dependencies: ["RTCBase", "COpenSSL"]),
         .target(name: "Net", dependencies: ["RTCBase", "COpenSSL"]),
         .target(name: "SDP", dependencies: ["RTCBase"]),
         .target(name: "Impairment", dependencies: ["RTCBase"]),
@@ -66,6 +68,9 @@ let package = Package(
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "SDPTests", dependencies: ["SDP", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "NetTests", dependencies: ["Net", "RTCBase", "WebRTCTestKit", "COpenSSL"]),
+        .testTarget(name: "RTCBaseTests", dependencies: ["RTCBase"]),
+        .testTarget(name: "SRTPTests", dependencies: ["SRTP", "CSRTP", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "RTCBase", "WebRTCTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,6 +22,14 @@ static inline long rs_dtls_timeout_ms(SSL *ssl) {
     return (long)remaining.tv_sec * 1000 + (long)remaining.tv_usec / 1000;
 }
 
+/// DTLSv1_get_timeout in microseconds (no rounding down to whole milliseconds, which
+/// would report a timer due before OpenSSL considers it expired), or -1 when none runs.
+static inline long long rs_dtls_timeout_us(SSL *ssl) {
+    struct timeval remaining;
+    if (DTLSv1_get_timeout(ssl, &remaining) != 1) return -1;
+    return (long long)remaining.tv_sec * 1000000 + (long long)remaining.tv_usec;
+}
+
 /// DTLSv1_handle_timeout: retransmits the current flight when its timer has expired.
 static inline int rs_dtls_handle_timeout(SSL *ssl) { return (int)DTLSv1_handle_timeout(ssl); }
 
