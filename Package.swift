@@ -26,9 +26,13 @@ let package = Package(
         // Test support: virtual time, in-memory network, fuzzing, captured fixtures.
         .target(name: "WebRTCTestKit", dependencies: ["RTCBase"]),
 
+        // Synthetic media, codecs, bitstream inspection (issue 4).
+        .target(name: "Media", dependencies: ["RTCBase", "COpus", "CVPX", "COpenH264"]),
+
         // Tests.
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
         .testTarget(name: "RTCBaseTests", dependencies: ["RTCBase"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "RTCBase", "WebRTCTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

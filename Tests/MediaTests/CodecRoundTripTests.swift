@@ -1,0 +1,41 @@
+import Media
+import RTCBase
+import XCTest
+
+/// Issue 4 "Done when": for each video codec and size, 60 frames encoded, inspected and
+/// decoded agree on the size, carry the right block code, and reach 30 dB at the default
+/// bitrate.
+final class CodecRoundTripTests: XCTestCase {
+    private func roundTrip(_ codec: MediaCodec, _ resolution: Resolution, frames: Int = 60,
+                           file: StaticString = #filePath, line: UInt = #line) throws {
+        let bitrate = VideoEncoderConfig.defaultBitrate(for: resolution)
+        var trip = try VideoRoundTrip(codec: codec, bitrate: bitrate, keyframeInterval: 30)
+        try trip.run(0..<frames, at: resolution)
+        print("\(codec) \(resolution) @\(bitrate / 1000) kbit/s: \(trip.frames) frames, mean PSNR "
+              + "\(String(format: "%.2f", trip.meanPsnr)) dB (min \(String(format: "%.2f", trip.psnrMinimum))), "
+              + "code read \(trip.codeReads)/\(trip.frames), keyframes \(trip.keyframeBytes), "
+              + "mean delta \(trip.deltaFrameBytes.reduce(0, +) / max(1, trip.deltaFrameBytes.count)) bytes")
+        XCTAssertEqual(trip.frames, frames, file: file, line: line)
+        XCTAssertEqual(trip.sizeMismatches, [], file: file, line: line)
+        XCTAssertEqual(trip.codeReads, frames, "block code read on every frame", file: file, line: line)
+        XCTAssertGreaterThanOrEqual(trip.meanPsnr, 30, file: file, line: line)
+        XCTAssertEqual(trip.keyframeBytes.count, (frames + 29) / 30, "a keyframe every 30 frames", file: file, line: line)
+        let meanDelta = trip.deltaFrameBytes.reduce(0, +) / max(1, trip.deltaFrameBytes.count)
+        XCTAssertGreaterThan(trip.keyframeBytes.min() ?? 0, 2 * meanDelta, "keyframes cost more than delta frames",
+                             file: file, line: line)
+    }
+
+    func testVp8At320x180() throws { try roundTrip(.vp8, .qvga180) }
+    func testVp8At640x360() throws { try roundTrip(.vp8, .nhd360) }
+    func testVp8At1280x720() throws { try roundTrip(.vp8, .hd720) }
+    func testVp8At1920x1080() throws { try roundTrip(.vp8, .fullHD1080) }
+    func testVp9At320x180() throws { try roundTrip(.vp9, .qvga180) }
+    func testVp9At640x360() throws { try roundTrip(.vp9, .nhd360) }
+    func testVp9At1280x720() throws { try roundTrip(.vp9, .hd720) }
+    func testVp9At1920x1080() throws { try roundTrip(.vp9, .fullHD1080) }
+    func testH264At320x180() throws { try roundTrip(.h264, .qvga180) }
+    func testH264At640x360() throws { try roundTrip(.h264, .nhd360) }
+    func testH264At1280x720() throws { try roundTrip(.h264, .hd720) }
+    func testH264At1920x1080() throws { try roundTrip(.h264, .fullHD1080) }
+    func testH264At3840x2160() throws { try roundTrip(.h264, .uhd2160) }
+}
