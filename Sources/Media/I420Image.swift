@@ -25,6 +25,16 @@ public struct I420Image: Hashable, Sendable {
         self.data = data
     }
 
+    /// A picture over existing I420 bytes (Y, U, V planes without padding), or nil when
+    /// `data` does not hold exactly that many bytes.
+    public init?(width: Int, height: Int, data: [UInt8]) {
+        guard width > 0, height > 0,
+              data.count == width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2) else { return nil }
+        self.width = width
+        self.height = height
+        self.data = data
+    }
+
     public var resolution: Resolution { Resolution(width: width, height: height) }
     public var chromaWidth: Int { (width + 1) / 2 }
     public var chromaHeight: Int { (height + 1) / 2 }

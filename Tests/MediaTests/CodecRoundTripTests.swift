@@ -25,6 +25,31 @@ final class CodecRoundTripTests: XCTestCase {
                              file: file, line: line)
     }
 
+    /// At `VideoEncoderConfig.minimumBitrate` the block code must read on >= 99 % of frames.
+    private func lowestBitrate(_ codec: MediaCodec, _ resolution: Resolution) throws {
+        var trip = try VideoRoundTrip(codec: codec, bitrate: VideoEncoderConfig.minimumBitrate)
+        try trip.run(0..<60, at: resolution)
+        print("\(codec) \(resolution) @100 kbit/s: code read \(trip.codeReads)/\(trip.frames), mean PSNR "
+              + String(format: "%.2f dB", trip.meanPsnr))
+        XCTAssertEqual(trip.sizeMismatches, [])
+        XCTAssertGreaterThanOrEqual(trip.codeReadRatio, 0.99)
+    }
+
+    func testVp8LowestBitrateStillCarriesTheCode() throws {
+        try lowestBitrate(.vp8, .qvga180)
+        try lowestBitrate(.vp8, .hd720)
+    }
+
+    func testVp9LowestBitrateStillCarriesTheCode() throws {
+        try lowestBitrate(.vp9, .qvga180)
+        try lowestBitrate(.vp9, .hd720)
+    }
+
+    func testH264LowestBitrateStillCarriesTheCode() throws {
+        try lowestBitrate(.h264, .qvga180)
+        try lowestBitrate(.h264, .hd720)
+    }
+
     func testVp8At320x180() throws { try roundTrip(.vp8, .qvga180) }
     func testVp8At640x360() throws { try roundTrip(.vp8, .nhd360) }
     func testVp8At1280x720() throws { try roundTrip(.vp8, .hd720) }
