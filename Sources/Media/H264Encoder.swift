@@ -1,11 +1,12 @@
 import COpenH264
 import RTCBase
 
-/// H.264 through OpenH264: constrained baseline (`42e0xx`), CAVLC, one slice per picture
+/// H.264 through OpenH264: constrained baseline (the SPS says `42c0xx`, which SDP's
+/// `42e0xx` also names), CAVLC, one slice per picture
 /// (fits RTP packetization-mode 1, RFC 6184 5.8 FU-A), rate control by bitrate with frame
 /// skipping off, an IDR every `keyframeInterval` frames or on request, SPS and PPS before
-/// each IDR. The level follows the size: 3.1 (`42e01f`) up to 1280x720, 4.0 (`42e028`)
-/// up to 1920x1088, 5.1 (`42e033`) above. Every access unit carries the frame index and
+/// each IDR. The level follows the size: 3.1 (`..1f`) up to 1280x720, 4.0 (`..28`) up
+/// to 1920x1088, 5.1 (`..33`) above. Every access unit carries the frame index and
 /// capture time in an `H264FrameSei` before its first slice.
 public final class H264Encoder: VideoEncoder {
     public private(set) var config: VideoEncoderConfig

@@ -18,6 +18,10 @@ public struct H264Sps: Hashable, Sendable {
         }.joined()
     }
 
+    /// Constrained Baseline (RFC 6184 8.1, table 5): profile_idc 66 with constraint_set1
+    /// (OpenH264 writes `42c0xx`; browsers' SDP usually says `42e0xx`, the same profile).
+    public var isConstrainedBaseline: Bool { profileIdc == 66 && constraintFlags & 0x40 != 0 }
+
     /// Profiles whose SPS carries chroma format, bit depths and scaling matrices.
     private static let highProfiles: Set<UInt8> = [100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135]
 
