@@ -94,6 +94,7 @@ public final class H264Encoder: VideoEncoder {
     }
 
     public func encode(_ frame: VideoFrame) throws(MediaError) -> EncodedFrame? {
+        try frame.requireEvenSize()
         if size != frame.resolution { try start(frame.resolution) }
         guard let encoder else { throw MediaError(.codecFailure, "encoder not started") }
         if keyframeRequested {

@@ -16,9 +16,10 @@ public struct Resolution: Hashable, Sendable, CustomStringConvertible {
     /// `1280x720`.
     public var description: String { "\(width)x\(height)" }
 
-    public static let qvga180 = Resolution(width: 320, height: 180)
-    public static let nhd360 = Resolution(width: 640, height: 360)
-    public static let hd720 = Resolution(width: 1280, height: 720)
-    public static let fullHD1080 = Resolution(width: 1920, height: 1080)
-    public static let uhd2160 = Resolution(width: 3840, height: 2160)
+    /// The 16:9 sizes the tests and scenarios use most.
+    public static let p180 = Resolution(width: 320, height: 180)
+    public static let p360 = Resolution(width: 640, height: 360)
+    public static let p720 = Resolution(width: 1280, height: 720)
+    public static let p1080 = Resolution(width: 1920, height: 1080)
+    public static let p2160 = Resolution(width: 3840, height: 2160)
 }

@@ -20,3 +20,12 @@ public struct VideoFrame: Hashable, Sendable {
     public var height: Int { image.height }
     public var resolution: Resolution { image.resolution }
 }
+
+extension VideoFrame {
+    /// Encoders take even sizes only (4:2:0 chroma covers 2x2 luma samples).
+    func requireEvenSize() throws(MediaError) {
+        guard width % 2 == 0, height % 2 == 0 else {
+            throw MediaError(.invalidInput, "frame \(index): \(resolution) is not an even size")
+        }
+    }
+}

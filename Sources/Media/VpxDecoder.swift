@@ -1,7 +1,8 @@
 import CVPX
 
-/// VP8 or VP9 decoding through libvpx. A corrupted or truncated frame is a `MediaError`
-/// (`.corruptInput`); libvpx keeps going with the next keyframe.
+/// VP8 or VP9 decoding through libvpx. A corrupted or truncated frame, or one libvpx
+/// decodes but flags as corrupt (a reference was damaged), is a `MediaError`
+/// (`.corruptInput`); decoding recovers at the next keyframe.
 public final class VpxDecoder: VideoDecoder {
     public let codec: MediaCodec
     private let context = UnsafeMutablePointer<vpx_codec_ctx_t>.allocate(capacity: 1)
@@ -34,6 +35,11 @@ public final class VpxDecoder: VideoDecoder {
         guard status == VPX_CODEC_OK else {
             let detail = vpx_codec_error_detail(context).map { String(cString: $0) } ?? ""
             throw MediaError(.corruptInput, "\(codec): \(String(cString: vpx_codec_err_to_string(status))) \(detail)")
+        }
+        var corrupted: Int32 = 0
+        if rs_vpx_control_int_pointer(context, Int32(VP8D_GET_FRAME_CORRUPTED.rawValue), &corrupted) == VPX_CODEC_OK,
+           corrupted != 0 {
+            throw MediaError(.corruptInput, "\(codec): frame decoded from damaged data")
         }
         var iterator: vpx_codec_iter_t?
         var picture: I420Image?

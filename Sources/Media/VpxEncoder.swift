@@ -78,6 +78,7 @@ public final class VpxEncoder: VideoEncoder {
     }
 
     public func encode(_ frame: VideoFrame) throws(MediaError) -> EncodedFrame? {
+        try frame.requireEvenSize()
         if size != frame.resolution { try start(frame.resolution) }
         let ticks = timestamps.ticks(index: frame.index)
         let flags: vpx_enc_frame_flags_t = keyframeRequested ? vpx_enc_frame_flags_t(VPX_EFLAG_FORCE_KF) : 0

@@ -64,7 +64,7 @@ final class AnnexBTests: XCTestCase {
         let encoder = try VideoEncoderConfig(codec: .h264, bitrate: 300_000, keyframeInterval: 5).makeEncoder()
         var source = VideoSource()
         let units = try (0..<12).map { index in
-            try XCTUnwrap(try encoder.encode(source.frame(index: index, resolution: .qvga180, captureTime: .zero))).bytes
+            try XCTUnwrap(try encoder.encode(source.frame(index: index, resolution: .p180, captureTime: .zero))).bytes
         }
         XCTAssertEqual(AnnexB.accessUnits(in: Array(units.joined())), units)
         // The same stream with 3-byte start codes splits the same way.

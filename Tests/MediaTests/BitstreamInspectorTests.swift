@@ -12,7 +12,7 @@ final class BitstreamInspectorTests: XCTestCase {
             0x40, 0x41,  // width 320 (0x140), horizontal_scale 1 (top bits)
             0xB4, 0x00,  // height 180, vertical_scale 0
         ] + [UInt8](repeating: 0, count: 10)  // first partition
-        XCTAssertEqual(try Vp8Header.inspect(frame), FrameInspection(isKeyframe: true, resolution: .qvga180))
+        XCTAssertEqual(try Vp8Header.inspect(frame), FrameInspection(isKeyframe: true, resolution: .p180))
     }
 
     func testVp8InterFrameHasNoSize() throws {
@@ -37,7 +37,7 @@ final class BitstreamInspectorTests: XCTestCase {
             0x13, 0xF0,  // frame_width_minus_1 = 319
             0x0B, 0x30,  // frame_height_minus_1 = 179
         ]
-        XCTAssertEqual(try Vp9Header.inspect(frame), FrameInspection(isKeyframe: true, resolution: .qvga180))
+        XCTAssertEqual(try Vp9Header.inspect(frame), FrameInspection(isKeyframe: true, resolution: .p180))
     }
 
     func testVp9IntraOnlyFrameGivesTheSizeButIsNotAKeyframe() throws {
@@ -47,7 +47,7 @@ final class BitstreamInspectorTests: XCTestCase {
             0x20,  // refresh_frame_flags 0x01
             0x4F, 0xE0, 0x2C, 0xE0,  // width_minus_1 639, height_minus_1 359
         ]
-        XCTAssertEqual(try Vp9Header.inspect(frame), FrameInspection(isKeyframe: false, resolution: .nhd360))
+        XCTAssertEqual(try Vp9Header.inspect(frame), FrameInspection(isKeyframe: false, resolution: .p360))
     }
 
     func testVp9SuperframeIsInspectedFrameByFrame() throws {
@@ -55,7 +55,7 @@ final class BitstreamInspectorTests: XCTestCase {
         let key: [UInt8] = [0x82, 0x49, 0x83, 0x42, 0x20, 0x13, 0xF0, 0x0B, 0x30]
         // Index: marker 0b110_00_001 (1-byte sizes, 2 frames), sizes 3 and 9, marker again.
         let superframe = inter + key + [0xC1, 0x03, 0x09, 0xC1]
-        XCTAssertEqual(try Vp9Header.inspect(superframe), FrameInspection(isKeyframe: true, resolution: .qvga180))
+        XCTAssertEqual(try Vp9Header.inspect(superframe), FrameInspection(isKeyframe: true, resolution: .p180))
         XCTAssertThrowsError(try Vp9Header.inspect(inter + key + [0xC1, 0x03, 0x0A, 0xC1]), "sizes beyond the data")
     }
 
@@ -76,7 +76,7 @@ final class BitstreamInspectorTests: XCTestCase {
             0xDA, 0x05, 0x06, 0x7E, 0x74,
         ]
         let parsed = try H264Sps(nalUnit: sps[...])
-        XCTAssertEqual(parsed.resolution, .qvga180)
+        XCTAssertEqual(parsed.resolution, .p180)
         XCTAssertEqual(parsed.profileLevelId, "42c01f")
         XCTAssertTrue(parsed.isConstrainedBaseline)
     }
@@ -93,7 +93,7 @@ final class BitstreamInspectorTests: XCTestCase {
             0xAD, 0x84, 0x40, 0x6C, 0xA0, 0x3C, 0x02, 0x27, 0xED,
         ]
         let parsed = try H264Sps(nalUnit: sps[...])
-        XCTAssertEqual(parsed.resolution, .fullHD1080)
+        XCTAssertEqual(parsed.resolution, .p1080)
         XCTAssertEqual(parsed.profileLevelId, "640028")
         XCTAssertFalse(parsed.isConstrainedBaseline)
     }

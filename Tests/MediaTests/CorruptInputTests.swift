@@ -10,7 +10,7 @@ final class CorruptInputTests: XCTestCase {
         let encoder = try VideoEncoderConfig(codec: codec, bitrate: 400_000).makeEncoder()
         var source = VideoSource()
         return try (0..<count).map { index in
-            try XCTUnwrap(try encoder.encode(source.frame(index: index, resolution: .qvga180, captureTime: .zero)))
+            try XCTUnwrap(try encoder.encode(source.frame(index: index, resolution: .p180, captureTime: .zero)))
         }
     }
 
@@ -58,7 +58,7 @@ final class CorruptInputTests: XCTestCase {
             }
             XCTAssertGreaterThan(errors, 100, "\(codec): some of 1000 mutated frames must be refused")
             let picture = try decoder.decode(frames[0].bytes)
-            XCTAssertEqual(picture?.resolution, .qvga180, "\(codec) decodes again from a keyframe")
+            XCTAssertEqual(picture?.resolution, .p180, "\(codec) decodes again from a keyframe")
         }
     }
 

@@ -10,7 +10,7 @@ final class EncoderControlTests: XCTestCase {
         var trip = try VideoRoundTrip(codec: codec, bitrate: 1_000_000)
         var inspectedChanges: [(Int, Resolution)] = []
         var last: Resolution?
-        for (range, size) in [(0..<20, Resolution.hd720), (20..<40, .nhd360), (40..<60, .hd720)] {
+        for (range, size) in [(0..<20, Resolution.p720), (20..<40, .p360), (40..<60, .p720)] {
             for index in range {
                 let frame = trip.source.frame(index: index, resolution: size, captureTime: VideoRoundTrip.captureTime(index))
                 let encoded = try XCTUnwrap(try trip.encoder.encode(frame))
@@ -23,7 +23,7 @@ final class EncoderControlTests: XCTestCase {
                 try trip.check(encoded, reference: frame)
             }
         }
-        let expected = [(0, Resolution.hd720), (20, .nhd360), (40, .hd720)]
+        let expected = [(0, Resolution.p720), (20, .p360), (40, .p720)]
         XCTAssertEqual(inspectedChanges.map(\.0), expected.map(\.0), "\(codec) inspected")
         XCTAssertEqual(inspectedChanges.map(\.1), expected.map(\.1), "\(codec) inspected")
         XCTAssertEqual(trip.sizeChanges.map(\.0), expected.map(\.0), "\(codec) decoded")
@@ -43,7 +43,7 @@ final class EncoderControlTests: XCTestCase {
             var keyframes: [Int] = []
             for index in 0..<20 {
                 if index == 12 { encoder.requestKeyframe() }
-                let frame = source.frame(index: index, resolution: .qvga180, captureTime: VideoRoundTrip.captureTime(index))
+                let frame = source.frame(index: index, resolution: .p180, captureTime: VideoRoundTrip.captureTime(index))
                 let encoded = try XCTUnwrap(try encoder.encode(frame))
                 if encoded.isKeyframe { keyframes.append(index) }
                 XCTAssertEqual(try BitstreamInspector.inspect(encoded.bytes, codec: codec).isKeyframe, encoded.isKeyframe)
@@ -59,7 +59,7 @@ final class EncoderControlTests: XCTestCase {
             var bytes = [0, 0]
             for index in 0..<80 {
                 if index == 40 { try encoder.setBitrate(200_000) }
-                let frame = source.frame(index: index, resolution: .nhd360, captureTime: VideoRoundTrip.captureTime(index))
+                let frame = source.frame(index: index, resolution: .p360, captureTime: VideoRoundTrip.captureTime(index))
                 let encoded = try XCTUnwrap(try encoder.encode(frame))
                 if (10..<40).contains(index) { bytes[0] += encoded.bytes.count }
                 if (50..<80).contains(index) { bytes[1] += encoded.bytes.count }
@@ -77,7 +77,7 @@ final class EncoderControlTests: XCTestCase {
         var stamps: [UInt32] = []
         for index in 100..<106 {
             if index == 103 { try encoder.setFrameRate(15) }
-            let frame = source.frame(index: index, resolution: .qvga180, captureTime: .zero)
+            let frame = source.frame(index: index, resolution: .p180, captureTime: .zero)
             stamps.append(try XCTUnwrap(try encoder.encode(frame)).rtpTimestamp)
         }
         // 90 kHz: 3000 ticks per frame at 30 fps, 6000 at 15 fps from frame 103 on.
@@ -93,6 +93,12 @@ final class EncoderControlTests: XCTestCase {
         XCTAssertThrowsError(try VideoEncoderConfig(codec: .vp8, bitrate: 0).makeEncoder())
         XCTAssertThrowsError(try VideoEncoderConfig(codec: .opus, bitrate: 32_000).makeEncoder())
         XCTAssertThrowsError(try MediaCodec.opus.makeDecoder())
+        for codec in [MediaCodec.vp8, .vp9, .h264] {
+            let odd = VideoFrame(image: I420Image(width: 321, height: 181), index: 0, captureTime: .zero)
+            XCTAssertThrowsError(try VideoEncoderConfig(codec: codec, bitrate: 300_000).makeEncoder().encode(odd)) { error in
+                XCTAssertEqual((error as? MediaError)?.code, .invalidInput, "\(codec)")
+            }
+        }
     }
 
     func testEncodeLoadReportsTheSustainableFrameRate() {

@@ -20,8 +20,8 @@ final class H264StreamTests: XCTestCase {
 
     func testProfileLevelIdIsConstrainedBaselineAtTheLevelTheSizeNeeds() throws {
         // OpenH264 sets constraint_set0 and 1 (c0); SDP's 42e0xx names the same profile.
-        let expected: [(Resolution, String)] = [(.qvga180, "42c01f"), (.hd720, "42c01f"), (.fullHD1080, "42c028"),
-                                                (.uhd2160, "42c033")]
+        let expected: [(Resolution, String)] = [(.p180, "42c01f"), (.p720, "42c01f"), (.p1080, "42c028"),
+                                                (.p2160, "42c033")]
         for (resolution, profileLevelId) in expected {
             let frame = try encode(resolution, frames: 1)[0]
             let units = AnnexB.nalUnits(in: frame.bytes)
@@ -34,7 +34,7 @@ final class H264StreamTests: XCTestCase {
     }
 
     func testEveryIdrHasSpsPpsThenSeiThenOneSlice() throws {
-        let frames = try encode(.qvga180, frames: 25, keyframeInterval: 10)
+        let frames = try encode(.p180, frames: 25, keyframeInterval: 10)
         for frame in frames {
             // 7 SPS, 8 PPS, 6 SEI, 5 IDR slice, 1 non-IDR slice: one slice per picture.
             XCTAssertEqual(nalTypes(frame), frame.isKeyframe ? [7, 8, 6, 5] : [6, 1], "frame \(frame.index)")
@@ -44,7 +44,7 @@ final class H264StreamTests: XCTestCase {
     }
 
     func testSeiCarriesIndexAndCaptureTimeOfEveryFrame() throws {
-        for frame in try encode(.qvga180, frames: 10) {
+        for frame in try encode(.p180, frames: 10) {
             let inspection = try H264Inspector.inspect(accessUnit: frame.bytes)
             XCTAssertEqual(inspection.stamp, FrameStamp(index: frame.index, captureTime: frame.captureTime))
         }

@@ -14,13 +14,13 @@ final class MediaFileTests: XCTestCase {
         var source = VideoSource()
         let pictures = (0..<3).map { source.frame(index: $0, width: 320, height: 180, captureTime: .zero).image }
         let reader = try Y4mReader(bytes: y4m(header: "YUV4MPEG2 W320 H180 F30000:1001 Ip A1:1 C420jpeg", frames: pictures))
-        XCTAssertEqual(reader.resolution, .qvga180)
+        XCTAssertEqual(reader.resolution, .p180)
         XCTAssertEqual(reader.frameRate ?? 0, 29.97, accuracy: 0.01)
         XCTAssertEqual(reader.frameCount, 3)
         XCTAssertEqual((0..<3).map { reader.image(at: $0) }, pictures)
         let encoder = try VideoEncoderConfig(codec: .vp8, bitrate: 500_000).makeEncoder()
         let encoded = try encoder.encode(VideoFrame(image: reader.image(at: 0), index: 0, captureTime: .zero))
-        XCTAssertEqual(encoded?.resolution, .qvga180)
+        XCTAssertEqual(encoded?.resolution, .p180)
     }
 
     func testY4mWithoutColourspaceTagIs420() throws {
@@ -50,16 +50,16 @@ final class MediaFileTests: XCTestCase {
         for codec in [MediaCodec.vp8, .vp9] {
             let encoder = try VideoEncoderConfig(codec: codec, bitrate: 400_000).makeEncoder()
             var source = VideoSource()
-            var writer = IvfWriter(codec: codec, resolution: .qvga180)
+            var writer = IvfWriter(codec: codec, resolution: .p180)
             var frames: [EncodedFrame] = []
             for index in 0..<5 {
-                let frame = try XCTUnwrap(try encoder.encode(source.frame(index: index, resolution: .qvga180, captureTime: .zero)))
+                let frame = try XCTUnwrap(try encoder.encode(source.frame(index: index, resolution: .p180, captureTime: .zero)))
                 writer.append(frame.bytes, timestamp: UInt64(frame.rtpTimestamp))
                 frames.append(frame)
             }
             let reader = try IvfReader(bytes: writer.bytes)
             XCTAssertEqual(reader.codec, codec)
-            XCTAssertEqual(reader.resolution, .qvga180)
+            XCTAssertEqual(reader.resolution, .p180)
             XCTAssertEqual(reader.timebaseNumerator, 1)
             XCTAssertEqual(reader.timebaseDenominator, 90_000)
             XCTAssertEqual(reader.frameCount, 5)
@@ -75,7 +75,7 @@ final class MediaFileTests: XCTestCase {
     }
 
     func testIvfWithAnotherCodecOrCutShortIsRejected() throws {
-        var writer = IvfWriter(codec: .vp8, resolution: .qvga180)
+        var writer = IvfWriter(codec: .vp8, resolution: .p180)
         writer.append([1, 2, 3, 4], timestamp: 0)
         var av1 = writer.bytes
         av1.replaceSubrange(8..<12, with: Array("AV01".utf8))

@@ -27,8 +27,8 @@ final class QualityTests: XCTestCase {
         // A receiver reads the code from the decoded frame and regenerates the reference.
         let time = Instant(nanoseconds: 1_000_000_000)
         var publisher = VideoSource()
-        let frame = publisher.frame(index: 17, resolution: .nhd360, captureTime: time)
-        let encoder = try VideoEncoderConfig.defaults(codec: .vp9, resolution: .nhd360).makeEncoder()
+        let frame = publisher.frame(index: 17, resolution: .p360, captureTime: time)
+        let encoder = try VideoEncoderConfig.defaults(codec: .vp9, resolution: .p360).makeEncoder()
         let decoded = try XCTUnwrap(try MediaCodec.vp9.makeDecoder().decode(try XCTUnwrap(try encoder.encode(frame)).bytes))
         let code = try XCTUnwrap(FrameCodeReader.read(decoded))
         var receiver = VideoSource()
