@@ -16,14 +16,16 @@ public struct AudioSource: Sendable {
     /// Peak amplitude, out of 32767 (default -10 dBFS).
     public let amplitude: Double
 
+    /// A source of `channels` (1 or 2) identical channels.
     public init(channels: Int = 1, amplitude: Double = 10_362) {
         precondition(channels == 1 || channels == 2, "mono or stereo")
         self.channels = channels
         self.amplitude = amplitude
     }
 
-    /// The frame `index`, or 20 ms of silence when `muted`.
+    /// The frame `index` (from 0), or 20 ms of silence when `muted`.
     public func frame(index: Int, captureTime: Instant, muted: Bool = false) -> AudioFrame {
+        precondition(index >= 0, "frame indices start at 0")
         let count = AudioFrame.samplesPerChannel
         guard !muted else {
             return AudioFrame(samples: [Int16](repeating: 0, count: count * channels), channels: channels,

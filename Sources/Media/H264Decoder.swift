@@ -6,6 +6,7 @@ import COpenH264
 public final class H264Decoder: VideoDecoder {
     private let decoder: UnsafeMutablePointer<ISVCDecoder?>
 
+    /// A decoder for Annex-B access units (constrained baseline and above, 8-bit 4:2:0).
     public init() throws(MediaError) {
         var created: UnsafeMutablePointer<ISVCDecoder?>?
         guard WelsCreateDecoder(&created) == 0, let created else {

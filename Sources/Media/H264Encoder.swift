@@ -15,6 +15,7 @@ public final class H264Encoder: VideoEncoder {
     private var keyframeRequested = false
     private var timestamps: RtpTimestamps
 
+    /// An encoder for `config` (codec `.h264`); OpenH264 starts at the first frame's size.
     public init(config: VideoEncoderConfig) throws(MediaError) {
         guard config.codec == .h264 else {
             throw MediaError(.configuration, "H264Encoder encodes H.264, not \(config.codec)")

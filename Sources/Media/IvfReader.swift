@@ -17,6 +17,7 @@ public struct IvfReader: Sendable {
 
     public var frameCount: Int { frames.count }
 
+    /// Reads the header and indexes every frame; throws on a foreign or cut-short file.
     public init(bytes: [UInt8]) throws(ParseError) {
         guard bytes.count >= 32 else { throw .truncated("IVF header") }
         guard bytes[0..<4].elementsEqual("DKIF".utf8) else { throw .invalid("not an IVF file") }

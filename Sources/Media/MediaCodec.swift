@@ -9,7 +9,5 @@ public enum MediaCodec: String, Hashable, Sendable, CaseIterable, CustomStringCo
     /// The RTP clock rate (RFC 7741 4.1, RFC 6184 8.1, RFC 7587 4.1).
     public var clockRate: Int { self == .opus ? 48_000 : 90_000 }
 
-    public var isVideo: Bool { self != .opus }
-
     public var description: String { rawValue }
 }

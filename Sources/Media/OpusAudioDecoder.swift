@@ -8,6 +8,7 @@ public final class OpusAudioDecoder {
     /// Room for the longest Opus packet: 120 ms.
     private static let maximumSamples = 5760
 
+    /// A decoder producing `channels` interleaved channels at 48 kHz.
     public init(channels: Int = 1) throws(MediaError) {
         guard channels == 1 || channels == 2 else { throw MediaError(.configuration, "opus: 1 or 2 channels") }
         var status: Int32 = 0

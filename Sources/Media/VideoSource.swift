@@ -10,6 +10,7 @@ import RTCBase
 /// capturer adapts its format. Frames are built from whole-row copies and fills: the
 /// textured canvas for a size is computed once and cached.
 public struct VideoSource: Sendable {
+    /// The supported range (scenario validation checks sizes against it).
     public static let minimumSize = Resolution(width: 160, height: 90)
     public static let maximumSize = Resolution(width: 3840, height: 2160)
 
@@ -17,8 +18,9 @@ public struct VideoSource: Sendable {
 
     public init() {}
 
-    /// The frame `index` at `width` x `height` (even, within the supported range).
+    /// The frame `index` (from 0) at `width` x `height` (even, within the supported range).
     public mutating func frame(index: Int, width: Int, height: Int, captureTime: Instant) -> VideoFrame {
+        precondition(index >= 0, "frame indices start at 0")
         precondition(width % 2 == 0 && height % 2 == 0, "I420 frames need an even size")
         precondition(width >= Self.minimumSize.width && width <= Self.maximumSize.width
                      && height >= Self.minimumSize.height && height <= Self.maximumSize.height,

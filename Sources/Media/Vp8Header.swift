@@ -4,6 +4,7 @@ import RTCBase
 /// the start code `9d 01 2a` and the 14-bit width and height (with 2-bit scaling), all
 /// little-endian.
 public enum Vp8Header {
+    /// Key frame flag and, for key frames, the size; throws on a short or invalid header.
     public static func inspect(_ bytes: [UInt8]) throws(ParseError) -> FrameInspection {
         guard bytes.count >= 3 else { throw .truncated("VP8 frame tag") }
         let tag = UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16

@@ -3,6 +3,8 @@ import RTCBase
 /// The VP9 uncompressed header (VP9 bitstream spec 6.2 and 7.2), up to the frame size of
 /// key frames and intra-only frames; superframes (annex B) are looked into frame by frame.
 public enum Vp9Header {
+    /// Key frame flag and, for key and intra-only frames, the size; throws on a short or
+    /// invalid header or superframe index.
     public static func inspect(_ bytes: [UInt8]) throws(ParseError) -> FrameInspection {
         let frames = try superframe(bytes)
         var result = FrameInspection(isKeyframe: false, resolution: nil)

@@ -7,6 +7,7 @@ public final class VpxDecoder: VideoDecoder {
     public let codec: MediaCodec
     private let context = UnsafeMutablePointer<vpx_codec_ctx_t>.allocate(capacity: 1)
 
+    /// A decoder for `.vp8` or `.vp9` using `threads` libvpx threads.
     public init(codec: MediaCodec, threads: Int = 1) throws(MediaError) {
         guard codec == .vp8 || codec == .vp9 else {
             context.deallocate()

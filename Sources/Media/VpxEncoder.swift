@@ -13,6 +13,7 @@ public final class VpxEncoder: VideoEncoder {
     private var keyframeRequested = false
     private var timestamps: RtpTimestamps
 
+    /// An encoder for `config` (codec `.vp8` or `.vp9`); libvpx starts at the first frame's size.
     public init(config: VideoEncoderConfig) throws(MediaError) {
         guard config.codec == .vp8 || config.codec == .vp9 else {
             throw MediaError(.configuration, "VpxEncoder encodes VP8 or VP9, not \(config.codec)")
