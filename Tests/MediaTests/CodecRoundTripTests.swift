@@ -37,16 +37,19 @@ final class CodecRoundTripTests: XCTestCase {
 
     func testVp8LowestBitrateStillCarriesTheCode() throws {
         try lowestBitrate(.vp8, .p180)
+        try lowestBitrate(.vp8, Resolution(width: 160, height: 90))
         try lowestBitrate(.vp8, .p720)
     }
 
     func testVp9LowestBitrateStillCarriesTheCode() throws {
         try lowestBitrate(.vp9, .p180)
+        try lowestBitrate(.vp9, Resolution(width: 160, height: 90))
         try lowestBitrate(.vp9, .p720)
     }
 
     func testH264LowestBitrateStillCarriesTheCode() throws {
         try lowestBitrate(.h264, .p180)
+        try lowestBitrate(.h264, Resolution(width: 160, height: 90))
         try lowestBitrate(.h264, .p720)
     }
 
