@@ -52,6 +52,9 @@ let package = Package(
         // Test support: virtual time, in-memory network, fuzzing, captured fixtures.
         .target(name: "WebRTCTestKit", dependencies: ["RTCBase"]),
 
+        // Synthetic media, codecs, bitstream inspection (issue 4).
+        .target(name: "Media", dependencies: ["RTCBase", "COpus", "CVPX", "COpenH264"]),
+
         // Tests.
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "RTCBase", "CShims"]),
         .testTarget(
@@ -70,6 +73,8 @@ let package = Package(
         .testTarget(name: "NetTests", dependencies: ["Net", "RTCBase", "WebRTCTestKit", "COpenSSL"]),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP", "CSRTP", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "RTCBaseTests", dependencies: ["RTCBase"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "RTCBase", "WebRTCTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

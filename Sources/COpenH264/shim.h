@@ -32,6 +32,9 @@ static inline DECODING_STATE rs_h264_decoder_decode(ISVCDecoder *decoder, const 
                                                     SBufferInfo *info) {
     return (*decoder)->DecodeFrameNoDelay(decoder, data, length, planes, info);
 }
+static inline long rs_h264_decoder_set_option(ISVCDecoder *decoder, DECODER_OPTION option, void *value) {
+    return (*decoder)->SetOption(decoder, option, value);
+}
 static inline long rs_h264_decoder_uninitialize(ISVCDecoder *decoder) {
     return (*decoder)->Uninitialize(decoder);
 }
