@@ -22,6 +22,8 @@ let package = Package(
 
         // Sans-IO core.
         .target(name: "RTCBase"),
+        .target(name: "STUN", dependencies: ["RTCBase", "COpenSSL"]),
+        .target(name: "ICE", dependencies: ["RTCBase", "STUN"]),
 
         // Test support: virtual time, in-memory network, fuzzing, captured fixtures.
         .target(name: "WebRTCTestKit", dependencies: ["RTCBase"]),
@@ -29,6 +31,8 @@ let package = Package(
         // Tests.
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
         .testTarget(name: "RTCBaseTests", dependencies: ["RTCBase"]),
+        .testTarget(name: "STUNTests", dependencies: ["STUN", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "ICETests", dependencies: ["ICE", "STUN", "RTCBase", "WebRTCTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )
