@@ -1,0 +1,119 @@
+import RTCBase
+import STUN
+
+/// Incoming STUN (RFC 8445 7.3): Binding requests from the remote agent and answers to
+/// this agent's own requests.
+extension IceAgent {
+    /// Handles one datagram the driver identified as STUN (RFC 7983: first byte 0-3),
+    /// received from `source` on the local socket bound to `local`. Malformed or
+    /// unauthenticated input is counted in `stats.dropped`.
+    public mutating func handle(_ bytes: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) {
+        lastNow = max(lastNow, now)
+        guard let message = try? StunMessage.decode(bytes) else {
+            stats.dropped += 1
+            return
+        }
+        switch message.messageClass {
+        case .request where message.method == .binding:
+            handleRequest(message, from: source, to: local, now: now)
+        case .successResponse, .errorResponse:
+            handleResponse(message, from: source, to: local, now: now)
+        case .request, .indication:
+            // Binding indications are keepalives (RFC 8445 11); other methods are not ICE's.
+            break
+        }
+        updateState()
+    }
+
+    /// RFC 8445 7.3: authenticate, resolve role conflicts, answer, learn peer-reflexive
+    /// candidates, trigger a check and honour USE-CANDIDATE.
+    private mutating func handleRequest(_ request: StunMessage, from source: SocketAddress, to local: SocketAddress, now: Instant) {
+        let localKey = StunKey.shortTerm(password: localCredentials.pwd)
+        // RFC 8489 9.1.3: 400 without USERNAME or MESSAGE-INTEGRITY, 401 when they do not check out.
+        guard let username = request.username, request.hasIntegrity else {
+            reply(error: .badRequest, to: request, from: source, to: local, key: nil)
+            stats.dropped += 1
+            return
+        }
+        guard username.hasPrefix(localCredentials.ufrag + ":"), request.verifyIntegrity(key: localKey) else {
+            reply(error: .unauthenticated, to: request, from: source, to: local, key: nil)
+            stats.dropped += 1
+            return
+        }
+        let unknown = request.unknownComprehensionRequired
+        guard unknown.isEmpty else {
+            var response = request.response(.errorResponse, attributes: [.errorCode(.unknownAttribute), .unknownAttributes(unknown)])
+            response.attributes.append(.software("rtcswarm"))
+            transmits.append(Transmit(destination: source, source: local, payload: response.encode(integrityKey: localKey, fingerprint: true)))
+            return
+        }
+        stats.requestsReceived += 1
+        guard resolveRoleConflict(request, from: source, to: local, key: localKey) else { return }
+
+        let response = request.response(attributes: [.xorMappedAddress(source)])
+        transmits.append(Transmit(destination: source, source: local, payload: response.encode(integrityKey: localKey, fingerprint: true)))
+
+        guard let localIndex = localCandidates.firstIndex(where: { $0.base == local && ($0.type == .host || $0.type == .relay) })
+        else { return }
+        let remoteIndex = remoteCandidateIndex(for: source, priority: request.priority)
+        guard let pair = addPair(local: localIndex, remote: remoteIndex) else { return }
+        triggerCheck(pair: pair)
+        if request.useCandidate && role == .controlled {
+            if pairs[pair].valid {
+                pairs[pair].nominated = true
+                updateSelection(now: now)
+            } else {
+                pairs[pair].nominateOnSuccess = true
+            }
+        }
+    }
+
+    /// RFC 8445 7.3.1.1. Returns false when this agent answered 487 and the request stops here.
+    private mutating func resolveRoleConflict(_ request: StunMessage, from source: SocketAddress, to local: SocketAddress,
+                                              key: [UInt8]) -> Bool {
+        if role == .controlling, let theirs = request.iceControlling {
+            if tieBreaker >= theirs {
+                reply(error: .roleConflict, to: request, from: source, to: local, key: key)
+                return false
+            }
+            switchRole(to: .controlled)
+        } else if role == .controlled, let theirs = request.iceControlled {
+            if tieBreaker >= theirs {
+                switchRole(to: .controlling)
+            } else {
+                reply(error: .roleConflict, to: request, from: source, to: local, key: key)
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The remote candidate at `address`, or a new peer-reflexive one with the request's
+    /// PRIORITY (RFC 8445 7.3.1.3).
+    private mutating func remoteCandidateIndex(for address: SocketAddress, priority: UInt32?) -> Int {
+        if let known = remoteCandidates.firstIndex(where: { $0.address == address }) { return known }
+        let candidate = IceCandidate(foundation: "prflx\(remoteCandidates.count)",
+                                     priority: priority ?? IceCandidate.priority(type: .prflx),
+                                     address: address, type: .prflx)
+        remoteCandidates.append(candidate)
+        return remoteCandidates.count - 1
+    }
+
+    /// Triggered check (RFC 8445 7.3.1.4): a pair that has not succeeded goes to Waiting
+    /// and to the triggered-check queue; a check in progress is left to finish.
+    private mutating func triggerCheck(pair index: Int) {
+        switch pairs[index].state {
+        case .succeeded, .inProgress:
+            return
+        case .frozen, .waiting, .failed:
+            pairs[index].state = .waiting
+            if !triggered.contains(index) { triggered.append(index) }
+        }
+    }
+
+    private mutating func reply(error: StunErrorCode, to request: StunMessage, from source: SocketAddress, to local: SocketAddress,
+                                key: [UInt8]?) {
+        let response = request.response(.errorResponse, attributes: [.errorCode(error)])
+        transmits.append(Transmit(destination: source, source: local, payload: response.encode(integrityKey: key, fingerprint: true)))
+    }
+}

@@ -1,0 +1,136 @@
+import ICE
+import RTCBase
+import STUN
+
+/// Something attached to the virtual network: an ICE agent, or a scripted STUN/TURN peer.
+protocol Endpoint {
+    mutating func handle(_ bytes: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant)
+    mutating func handleTimeout(now: Instant)
+    mutating func pollTransmit() -> Transmit?
+    func pollTimeout() -> Instant?
+}
+
+extension IceAgent: Endpoint {}
+
+/// A tiny router in virtual time: every datagram takes `delay`; `drop` may discard any.
+/// `run` steps whichever is due next, a packet or an endpoint's timer, with no sockets.
+struct VirtualNetwork {
+    struct Node {
+        var endpoint: any Endpoint
+        var addresses: Set<SocketAddress>
+        /// Every IceEvent the node produced, with the time it was polled.
+        var events: [(at: Instant, event: IceEvent)] = []
+    }
+
+    struct Packet {
+        var deliverAt: Instant
+        var transmit: Transmit
+        var sequence: Int
+    }
+
+    var now = Instant.zero
+    var delay: Duration = .milliseconds(10)
+    var nodes: [Node] = []
+    var inFlight: [Packet] = []
+    var sent = 0
+    /// Return true to lose a datagram (called once per datagram, in send order).
+    var drop: (Transmit) -> Bool = { _ in false }
+    /// Every datagram delivered: (time, transmit).
+    var delivered: [(at: Instant, transmit: Transmit)] = []
+
+    @discardableResult
+    mutating func attach(_ endpoint: any Endpoint, at addresses: [SocketAddress]) -> Int {
+        nodes.append(Node(endpoint: endpoint, addresses: Set(addresses)))
+        return nodes.count - 1
+    }
+
+    func agent(_ index: Int) -> IceAgent? { nodes[index].endpoint as? IceAgent }
+
+    /// Applies `change` to the agent at `index` and flushes what it queued.
+    mutating func withAgent(_ index: Int, _ change: (inout IceAgent) -> Void) {
+        guard var agent = nodes[index].endpoint as? IceAgent else { return }
+        change(&agent)
+        nodes[index].endpoint = agent
+        flush()
+    }
+
+    func events(_ index: Int) -> [IceEvent] { nodes[index].events.map(\.event) }
+
+    /// The first time node `index` produced an event matching `match`.
+    func time(_ index: Int, of match: (IceEvent) -> Bool) -> Instant? {
+        nodes[index].events.first { match($0.event) }?.at
+    }
+
+    /// Runs until `until` or until `stop` holds after a step.
+    mutating func run(until: Instant, stop: (VirtualNetwork) -> Bool = { _ in false }) {
+        flush()
+        for _ in 0..<2_000_000 {
+            if stop(self) { return }
+            var next = inFlight.map(\.deliverAt).min()
+            for node in nodes {
+                if let timeout = node.endpoint.pollTimeout() { next = min(next ?? timeout, timeout) }
+            }
+            guard let due = next, due <= until else {
+                now = until
+                return
+            }
+            now = max(now, due)
+            let arriving = inFlight.filter { $0.deliverAt <= now }.sorted { $0.sequence < $1.sequence }
+            inFlight.removeAll { $0.deliverAt <= now }
+            for packet in arriving {
+                guard let target = nodes.firstIndex(where: { $0.addresses.contains(packet.transmit.destination) }),
+                      let source = packet.transmit.source
+                else { continue }
+                delivered.append((now, packet.transmit))
+                nodes[target].endpoint.handle(packet.transmit.payload, from: source, to: packet.transmit.destination, now: now)
+            }
+            for index in nodes.indices {
+                if let timeout = nodes[index].endpoint.pollTimeout(), timeout <= now {
+                    nodes[index].endpoint.handleTimeout(now: now)
+                }
+            }
+            flush()
+        }
+        fatalError("virtual network did not settle")
+    }
+
+    /// Moves queued datagrams into flight and collects events.
+    mutating func flush() {
+        for index in nodes.indices {
+            while let transmit = nodes[index].endpoint.pollTransmit() {
+                sent += 1
+                if !drop(transmit) {
+                    inFlight.append(Packet(deliverAt: now + delay, transmit: transmit, sequence: sent))
+                }
+            }
+            if var agent = nodes[index].endpoint as? IceAgent {
+                while let event = agent.pollEvent() { nodes[index].events.append((now, event)) }
+                nodes[index].endpoint = agent
+            }
+        }
+    }
+}
+
+/// An ice-lite peer as SRS is one (RFC 8445 2.5): it answers Binding requests that carry
+/// its ufrag and password, never checks, and remembers what was nominated.
+struct LiteResponder: Endpoint {
+    var credentials: IceCredentials
+    var queue: [Transmit] = []
+    var nominatedFrom: SocketAddress?
+    var requests = 0
+
+    mutating func handle(_ bytes: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) {
+        let key = StunKey.shortTerm(password: credentials.pwd)
+        guard let request = try? StunMessage.decode(bytes), request.messageClass == .request,
+              request.username?.hasPrefix(credentials.ufrag + ":") == true, request.verifyIntegrity(key: key)
+        else { return }
+        requests += 1
+        if request.useCandidate { nominatedFrom = source }
+        let response = request.response(attributes: [.xorMappedAddress(source)])
+        queue.append(Transmit(destination: source, source: local, payload: response.encode(integrityKey: key, fingerprint: true)))
+    }
+
+    mutating func handleTimeout(now: Instant) {}
+    mutating func pollTransmit() -> Transmit? { queue.isEmpty ? nil : queue.removeFirst() }
+    func pollTimeout() -> Instant? { nil }
+}
