@@ -45,5 +45,5 @@ enum IcePairSetup {
         isConnected(network.agent(0)?.state) && isConnected(network.agent(1)?.state)
     }
 
-    static func seconds(_ value: Double) -> Instant { Instant(nanoseconds: Int64(value * 1e9)) }
+    static func seconds(_ value: Double) -> Instant { Instant(nanoseconds: Int64((value * 1e9).rounded())) }
 }
