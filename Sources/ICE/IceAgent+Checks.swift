@@ -14,7 +14,7 @@ extension IceAgent {
             case .consent: stats.consentRequestsSent += 1
             case .gather: break
             }
-            transmits.append(entry.transmit)
+            emit(entry.transmit)
         }
         for purpose in timedOut {
             if case .check(let pair, _, _, let checkGeneration) = purpose, checkGeneration == generation {
@@ -27,6 +27,7 @@ extension IceAgent {
             sendCheck(pair: next, now: now)
         }
         runConsent(now: now)
+        runTurnTimers(now: now)
         updateState()
     }
 
@@ -62,7 +63,7 @@ extension IceAgent {
         let transmit = Transmit(destination: remote.address, source: local.base,
                                 payload: request.encode(integrityKey: StunKey.shortTerm(password: remoteCredentials.pwd), fingerprint: true))
         transactions.start(id, purpose: .check(pair: index, nominate: nominate, asControlling: role == .controlling, generation: generation), transmit: transmit, now: now)
-        transmits.append(transmit)
+        emit(transmit)
         pairs[index].state = .inProgress
         stats.checksSent += 1
         lastCheckAt = now
@@ -168,6 +169,7 @@ extension IceAgent {
         stats.selectedRemoteType = remote.type
         stats.selectedPairRtt = pair.rtt
         events.append(.selectedPairChanged(local: local, remote: remote))
+        if local.type == .relay { turnChannel(relay: local.address, peer: remote.address, now: now) }
         if state != .completed { setState(.connected, .pairNominated) }
         // 8.1.2: with a nominated pair, Waiting and Frozen pairs are not checked any more.
         for index in pairs.indices where pairs[index].state == .waiting || pairs[index].state == .frozen {

@@ -29,7 +29,7 @@ extension IceAgent {
                                     payload: request.encode(integrityKey: path.key, fingerprint: true))
             // One transmission: the next consent check follows within 6 s anyway.
             transactions.start(id, purpose: .consent, transmit: transmit, now: now)
-            transmits.append(transmit)
+            emit(transmit)
             stats.consentRequestsSent += 1
             path.nextConsent = now + consentDelay()
         }

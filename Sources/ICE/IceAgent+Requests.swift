@@ -4,11 +4,32 @@ import STUN
 /// Incoming STUN (RFC 8445 7.3): Binding requests from the remote agent and answers to
 /// this agent's own requests.
 extension IceAgent {
-    /// Handles one datagram the driver identified as STUN (RFC 7983: first byte 0-3),
-    /// received from `source` on the local socket bound to `local`. Malformed or
-    /// unauthenticated input is counted in `stats.dropped`.
-    public mutating func handle(_ bytes: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) {
+    /// Handles one datagram the driver identified as STUN or TURN ChannelData (RFC 7983:
+    /// first byte 0-3 or 64-79), received from `source` on the local socket bound to
+    /// `local`. Returns application data a peer sent through a TURN relay, for the driver
+    /// to demultiplex again. Malformed or unauthenticated input is counted in `stats.dropped`.
+    @discardableResult
+    public mutating func handle(_ bytes: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) -> [UInt8]? {
         lastNow = max(lastNow, now)
+        if let turn = turnClients.firstIndex(where: { $0.server == source && $0.local == local }), !answersOwnRequest(bytes) {
+            let data = handleFromTurn(turn, bytes, from: source, now: now)
+            updateState()
+            return data
+        }
+        handleStun(bytes, from: source, to: local, now: now)
+        updateState()
+        return nil
+    }
+
+    /// Whether `bytes` answer one of the agent's own transactions (a server-reflexive
+    /// request to a server that is also the TURN server).
+    private func answersOwnRequest(_ bytes: [UInt8]) -> Bool {
+        guard StunMessage.looksLikeStun(bytes), let id = TransactionID(bytes: bytes[8..<20]) else { return false }
+        return transactions.entry(id) != nil
+    }
+
+    /// One STUN message from `source`, received on `local` (a base or a relayed address).
+    mutating func handleStun(_ bytes: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) {
         guard let message = try? StunMessage.decode(bytes) else {
             stats.dropped += 1
             return
@@ -22,7 +43,6 @@ extension IceAgent {
             // Binding indications are keepalives (RFC 8445 11); other methods are not ICE's.
             break
         }
-        updateState()
     }
 
     /// RFC 8445 7.3: authenticate, resolve role conflicts, answer, learn peer-reflexive
@@ -44,14 +64,14 @@ extension IceAgent {
         guard unknown.isEmpty else {
             var response = request.response(.errorResponse, attributes: [.errorCode(.unknownAttribute), .unknownAttributes(unknown)])
             response.attributes.append(.software("rtcswarm"))
-            transmits.append(Transmit(destination: source, source: local, payload: response.encode(integrityKey: localKey, fingerprint: true)))
+            emit(Transmit(destination: source, source: local, payload: response.encode(integrityKey: localKey, fingerprint: true)))
             return
         }
         stats.requestsReceived += 1
         guard resolveRoleConflict(request, from: source, to: local, key: localKey) else { return }
 
         let response = request.response(attributes: [.xorMappedAddress(source)])
-        transmits.append(Transmit(destination: source, source: local, payload: response.encode(integrityKey: localKey, fingerprint: true)))
+        emit(Transmit(destination: source, source: local, payload: response.encode(integrityKey: localKey, fingerprint: true)))
 
         guard let localIndex = localCandidates.firstIndex(where: { $0.base == local && ($0.type == .host || $0.type == .relay) })
         else { return }
@@ -114,6 +134,6 @@ extension IceAgent {
     private mutating func reply(error: StunErrorCode, to request: StunMessage, from source: SocketAddress, to local: SocketAddress,
                                 key: [UInt8]?) {
         let response = request.response(.errorResponse, attributes: [.errorCode(error)])
-        transmits.append(Transmit(destination: source, source: local, payload: response.encode(integrityKey: key, fingerprint: true)))
+        emit(Transmit(destination: source, source: local, payload: response.encode(integrityKey: key, fingerprint: true)))
     }
 }

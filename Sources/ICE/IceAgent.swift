@@ -16,6 +16,7 @@ public struct IceAgent: Sendable {
     public let options: IceAgentOptions
     public internal(set) var state: IceConnectionState = .new
     public internal(set) var stats = IceStats()
+    /// Every local candidate, including host addresses kept private in relay-only mode.
     public internal(set) var localCandidates: [IceCandidate] = []
     public internal(set) var remoteCandidates: [IceCandidate] = []
     /// The remote is an ice-lite agent (RFC 8445 2.5): it never checks, so this agent is
@@ -41,6 +42,8 @@ public struct IceAgent: Sendable {
     var generation = 0
     var selected: SelectedPath?
     var stunServers: [SocketAddress] = []
+    /// One TURN allocation per configured server and base (RFC 8656).
+    var turnClients: [TurnClient] = []
 
     /// What a STUN transaction was for.
     enum Purpose: Sendable {
@@ -98,7 +101,7 @@ public struct IceAgent: Sendable {
             let request = StunMessage(method: .binding, messageClass: .request, transactionID: id)
             let transmit = Transmit(destination: server, source: candidate.base, payload: request.encode(fingerprint: true))
             transactions.start(id, purpose: .gather(base: candidate.base, server: server), transmit: transmit, now: now)
-            transmits.append(transmit)
+            emit(transmit)
         }
     }
 
@@ -144,6 +147,11 @@ public struct IceAgent: Sendable {
         events.append(contentsOf: localCandidates.map { .localCandidate($0) })
     }
 
+    /// The local candidates to signal (those announced with `.localCandidate`).
+    public var signalledCandidates: [IceCandidate] {
+        localCandidates.filter { !options.relayOnly || $0.type == .relay }
+    }
+
     /// The pair media goes over: send from `local.base` to `remote.address`.
     public var selectedPair: (local: IceCandidate, remote: IceCandidate)? {
         selected.map { ($0.local, $0.remote) }
@@ -170,6 +178,7 @@ public struct IceAgent: Sendable {
             consider(max(lastNow, (lastCheckAt ?? lastNow) + options.ta))
             if lastCheckAt == nil { consider(lastNow) }
         }
+        turnClients.forEach { consider($0.pollTimeout()) }
         if role == .controlling, !options.aggressiveNomination, !nominationStarted, let firstValidAt {
             consider(firstValidAt + options.nominationDelay)
         }
@@ -184,6 +193,8 @@ public struct IceAgent: Sendable {
 
     mutating func addLocal(_ candidate: IceCandidate) {
         localCandidates.append(candidate)
+        // Relay-only: host and reflexive candidates stay private (they remain TURN bases).
+        guard !options.relayOnly || candidate.type == .relay else { return }
         events.append(.localCandidate(candidate))
         guard candidate.type == .host || candidate.type == .relay else { return }
         let localIndex = localCandidates.count - 1
@@ -197,7 +208,7 @@ public struct IceAgent: Sendable {
     mutating func addPair(local: Int, remote: Int) -> Int? {
         let localCandidate = localCandidates[local]
         let remoteCandidate = remoteCandidates[remote]
-        guard localCandidate.type == .host || localCandidate.type == .relay,
+        guard localCandidate.type == .relay || (localCandidate.type == .host && !options.relayOnly),
               localCandidate.address.family == remoteCandidate.address.family, pairs.count < 100
         else { return nil }
         if let existing = pairs.firstIndex(where: { $0.local == local && $0.remote == remote }) { return existing }
@@ -207,6 +218,7 @@ public struct IceAgent: Sendable {
         let busy = pairs.contains { $0.foundation == pair.foundation && ($0.state == .waiting || $0.state == .inProgress) }
         pair.state = busy ? .frozen : .waiting
         pairs.append(pair)
+        if localCandidate.type == .relay { turnPermission(relay: localCandidate.address, peer: remoteCandidate.address) }
         return pairs.count - 1
     }
 

@@ -21,6 +21,9 @@ public struct IceAgentOptions: Sendable {
     public var consentTimeout: Duration = .seconds(30)
     /// `disconnected` after this long without a consent response.
     public var disconnectedAfter: Duration = .seconds(10)
+    /// Relay-only (the "relay" ICE transport policy): only TURN relayed candidates are
+    /// announced and paired; host addresses serve as TURN client sockets.
+    public var relayOnly = false
     /// Seed of the generator behind transaction IDs and consent jitter.
     public var seed: UInt64 = 1
 

@@ -1,3 +1,5 @@
+import RTCBase
+
 /// ICE connection states, as RTCIceConnectionState names them (RFC 8445 6.1.3, 8.1).
 public enum IceConnectionState: String, Sendable {
     case new
@@ -34,6 +36,8 @@ public enum IceEvent: Sendable, Equatable {
     case selectedPairChanged(local: IceCandidate, remote: IceCandidate)
     /// A role conflict (RFC 8445 7.3.1.1) switched this agent's role.
     case roleChanged(IceRole)
+    /// A TURN allocation failed or ended: its relayed candidate is gone.
+    case turnFailed(server: SocketAddress, reason: String)
 }
 
 /// Which side of the pair nominates (RFC 8445 6.1.1).

@@ -30,7 +30,7 @@ enum IcePairSetup {
     /// What the SDP (or trickle) would carry from `sender` to `receiver`.
     static func signal(from sender: IceAgent, to receiver: inout IceAgent) {
         receiver.setRemoteCredentials(sender.localCredentials)
-        for candidate in sender.localCandidates {
+        for candidate in sender.signalledCandidates {
             receiver.addRemoteCandidate(.remote(candidate.address, type: candidate.type, priority: candidate.priority,
                                                 foundation: candidate.foundation))
         }

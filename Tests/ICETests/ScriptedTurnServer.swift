@@ -27,7 +27,7 @@ struct ScriptedTurnServer: Endpoint {
     /// Addresses the network must route to this server: its own and the relays it may hand out.
     var relayAddresses: [SocketAddress] { (49160..<49170).map { address.with(port: $0) } }
 
-    mutating func handle(_ bytes: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) {
+    mutating func handle(_ bytes: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) -> [UInt8]? {
         if let rotateAt = rotateNonceAt, now >= rotateAt {
             nonce = "nonce-2"
             rotateNonceAt = nil
@@ -36,19 +36,20 @@ struct ScriptedTurnServer: Endpoint {
             relayFromPeer(bytes, from: source, to: local, now: now)
         } else if ChannelData.looksLikeChannelData(bytes) {
             guard let frame = try? ChannelData.decode(bytes), let allocation = allocations[source],
-                  let peer = allocation.channels[frame.channel] else { return }
+                  let peer = allocation.channels[frame.channel] else { return nil }
             log.append((now, "ChannelData to \(peer)"))
             queue.append(Transmit(destination: peer, source: allocation.relayed, payload: frame.payload))
         } else if let message = try? StunMessage.decode(bytes) {
             if message.messageClass == .indication, message.method == .send {
                 guard let allocation = allocations[source], let peer = message.xorPeerAddress, let data = message.data,
-                      allocation.permissions.contains(peer.with(port: 0)) else { return }
+                      allocation.permissions.contains(peer.with(port: 0)) else { return nil }
                 log.append((now, "Send to \(peer)"))
                 queue.append(Transmit(destination: peer, source: allocation.relayed, payload: data))
             } else if message.messageClass == .request {
                 handleRequest(message, from: source, now: now)
             }
         }
+        return nil
     }
 
     private mutating func handleRequest(_ request: StunMessage, from source: SocketAddress, now: Instant) {
@@ -134,9 +135,10 @@ struct EchoPeer: Endpoint {
     var queue: [Transmit] = []
     var received: [[UInt8]] = []
 
-    mutating func handle(_ bytes: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) {
+    mutating func handle(_ bytes: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) -> [UInt8]? {
         received.append(bytes)
         queue.append(Transmit(destination: source, source: local, payload: bytes))
+        return nil
     }
 
     mutating func handleTimeout(now: Instant) {}

@@ -10,10 +10,12 @@ struct TurnClientNode: Endpoint {
     var events: [(at: Instant, event: TurnEvent)] = []
     var now = Instant.zero
 
-    mutating func handle(_ bytes: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) {
+    mutating func handle(_ bytes: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) -> [UInt8]? {
         self.now = now
-        if let data = client.handle(bytes, from: source, now: now) { received.append(data) }
+        let data = client.handle(bytes, from: source, now: now)
+        if let data { received.append(data) }
         collect()
+        return data?.payload
     }
 
     mutating func handleTimeout(now: Instant) {

@@ -4,7 +4,8 @@ import STUN
 
 /// Something attached to the virtual network: an ICE agent, or a scripted STUN/TURN peer.
 protocol Endpoint {
-    mutating func handle(_ bytes: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant)
+    /// Returns application data that came out of the datagram (an ICE agent's relayed data).
+    mutating func handle(_ bytes: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) -> [UInt8]?
     mutating func handleTimeout(now: Instant)
     mutating func pollTransmit() -> Transmit?
     func pollTimeout() -> Instant?
@@ -20,6 +21,8 @@ struct VirtualNetwork {
         var addresses: Set<SocketAddress>
         /// Every IceEvent the node produced, with the time it was polled.
         var events: [(at: Instant, event: IceEvent)] = []
+        /// Application data the endpoint returned from `handle`.
+        var received: [[UInt8]] = []
     }
 
     struct Packet {
@@ -82,7 +85,9 @@ struct VirtualNetwork {
                       let source = packet.transmit.source
                 else { continue }
                 delivered.append((now, packet.transmit))
-                nodes[target].endpoint.handle(packet.transmit.payload, from: source, to: packet.transmit.destination, now: now)
+                if let data = nodes[target].endpoint.handle(packet.transmit.payload, from: source, to: packet.transmit.destination, now: now) {
+                    nodes[target].received.append(data)
+                }
             }
             for index in nodes.indices {
                 if let timeout = nodes[index].endpoint.pollTimeout(), timeout <= now {
@@ -119,15 +124,16 @@ struct LiteResponder: Endpoint {
     var nominatedFrom: SocketAddress?
     var requests = 0
 
-    mutating func handle(_ bytes: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) {
+    mutating func handle(_ bytes: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) -> [UInt8]? {
         let key = StunKey.shortTerm(password: credentials.pwd)
         guard let request = try? StunMessage.decode(bytes), request.messageClass == .request,
               request.username?.hasPrefix(credentials.ufrag + ":") == true, request.verifyIntegrity(key: key)
-        else { return }
+        else { return nil }
         requests += 1
         if request.useCandidate { nominatedFrom = source }
         let response = request.response(attributes: [.xorMappedAddress(source)])
         queue.append(Transmit(destination: source, source: local, payload: response.encode(integrityKey: key, fingerprint: true)))
+        return nil
     }
 
     mutating func handleTimeout(now: Instant) {}
