@@ -4,9 +4,12 @@ import STUN
 /// A full ICE agent (RFC 8445) for one data stream with one component, sans-IO.
 ///
 /// It never gathers interfaces: the driver hands it the base addresses of its sockets
-/// (`addLocalHost`), and those alone become host candidates. Feed it every STUN datagram
-/// with `handle(_:from:to:now:)`, call `handleTimeout(now:)` at `pollTimeout()`, and after
-/// each call drain `pollTransmit()` and `pollEvent()`.
+/// (`addLocalHost`), and those alone become host candidates; server-reflexive and relayed
+/// candidates come from STUN and TURN servers the driver names. Feed it every STUN and
+/// ChannelData datagram with `handle(_:from:to:now:)`, call `handleTimeout(now:)` at
+/// `pollTimeout()`, and after each call drain `pollTransmit()` and `pollEvent()`.
+/// Application data goes out with `send(_:)`, which wraps it for TURN when the selected
+/// local candidate is relayed.
 public struct IceAgent: Sendable {
     public internal(set) var role: IceRole
     public internal(set) var localCredentials: IceCredentials
@@ -152,7 +155,8 @@ public struct IceAgent: Sendable {
         localCandidates.filter { !options.relayOnly || $0.type == .relay }
     }
 
-    /// The pair media goes over: send from `local.base` to `remote.address`.
+    /// The pair media goes over (from `local.base` to `remote.address`; `send(_:)` takes
+    /// care of relayed candidates).
     public var selectedPair: (local: IceCandidate, remote: IceCandidate)? {
         selected.map { ($0.local, $0.remote) }
     }
@@ -184,7 +188,8 @@ public struct IceAgent: Sendable {
         }
         if let selected, state != .failed {
             consider(selected.nextConsent)
-            consider(selected.lastResponse + (selected.disconnected ? options.consentTimeout : options.disconnectedAfter))
+            consider(selected.lastResponse + options.consentTimeout)
+            if !selected.disconnected { consider(selected.lastResponse + options.disconnectedAfter) }
         }
         return soonest
     }

@@ -81,7 +81,7 @@ extension StunMessage {
             guard !sawFingerprint else { throw .invalid("attribute after FINGERPRINT") }
             if attributeType == StunAttribute.TypeCode.fingerprint {
                 sawFingerprint = true
-                let attribute = try StunAttribute.decode(type: attributeType, value: value, transactionID: transactionID)
+                let attribute = try StunAttribute.decode(type: attributeType, value: value, in: bytes, transactionID: transactionID)
                 guard case .fingerprint(let received) = attribute,
                       received == Crc32.checksum(bytes, 0..<start) ^ fingerprintXor
                 else { throw ParseError(.integrity, "FINGERPRINT does not match") }
@@ -90,7 +90,7 @@ extension StunMessage {
             }
             if integrityOffset != nil { continue }
             if attributeType == StunAttribute.TypeCode.messageIntegrity { integrityOffset = start }
-            message.attributes.append(try StunAttribute.decode(type: attributeType, value: value, transactionID: transactionID))
+            message.attributes.append(try StunAttribute.decode(type: attributeType, value: value, in: bytes, transactionID: transactionID))
         }
         message.received = Received(bytes: bytes, integrityOffset: integrityOffset)
         return message
