@@ -186,14 +186,17 @@ extension IceAgent {
     /// Connected becomes completed when checks are over (RFC 8445 8.1.2); failed when every
     /// pair failed and no more candidates will come.
     mutating func updateState() {
-        let busy = !triggered.isEmpty || pairs.contains { [.frozen, .waiting, .inProgress].contains($0.state) }
-        let noMoreCandidates = remoteEndOfCandidates || remoteIsLite
-        if state == .connected, selected?.pair != nil, !busy, noMoreCandidates {
+        if state == .connected, selected?.pair != nil, checksFinished {
             setState(.completed, .checksFinished)
-        } else if selected == nil, !busy, noMoreCandidates, !pairs.isEmpty, pairs.allSatisfy({ $0.state == .failed }),
-                  state == .checking {
+        } else if selected == nil, checksFinished, !pairs.isEmpty, pairs.allSatisfy({ $0.state == .failed }), state == .checking {
             setState(.failed, .allPairsFailed)
         }
+    }
+
+    /// No check is running or waiting, and the remote will not add candidates.
+    var checksFinished: Bool {
+        let busy = !triggered.isEmpty || pairs.contains { [.frozen, .waiting, .inProgress].contains($0.state) }
+        return !busy && (remoteEndOfCandidates || remoteIsLite)
     }
 
     /// A server-reflexive candidate from a STUN server's answer (RFC 8445 5.1.1.2); dropped

@@ -42,7 +42,7 @@ extension IceAgent {
         selected?.lastResponse = now
         if selected?.disconnected == true {
             selected?.disconnected = false
-            setState(.connected, .consentRestored)
+            setState(selected?.pair != nil && checksFinished ? .completed : .connected, .consentRestored)
         }
     }
 

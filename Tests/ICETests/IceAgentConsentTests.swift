@@ -25,6 +25,23 @@ final class IceAgentConsentTests: XCTestCase {
         XCTAssertNil(network.agent(0)?.selectedPair)
     }
 
+    func testConsentRecoversWhenTheRemoteAnswersAgainBeforeThirtySeconds() throws {
+        var network = Setup.network()
+        network.run(until: Setup.seconds(2))
+        network.drop = { $0.source == Setup.addressB }
+        network.run(until: Setup.seconds(20))
+        XCTAssertEqual(network.agent(0)?.state, .disconnected)
+        network.drop = { _ in false }
+        network.run(until: Setup.seconds(60))
+        // Back to where it was before the silence: checks had finished, so completed.
+        let restoredAt = try XCTUnwrap(network.time(0) { $0 == .stateChanged(.completed, reason: .consentRestored) })
+        // The next consent check after 20 s goes out within 6 s and is answered 20 ms later.
+        XCTAssertGreaterThan(restoredAt, Setup.seconds(20))
+        XCTAssertLessThanOrEqual(restoredAt, Setup.seconds(26.02))
+        XCTAssertEqual(network.agent(0)?.state, .completed)
+        XCTAssertNil(network.time(0) { $0 == .stateChanged(.failed, reason: .consentExpired) })
+    }
+
     func testConsentChecksComeEveryFiveSecondsPlusOrMinusTwentyPercent() throws {
         var network = Setup.network()
         network.run(until: Setup.seconds(120))
