@@ -27,7 +27,8 @@ extension IceAgent {
             ])
             let transmit = Transmit(destination: path.remote.address, source: path.local.base,
                                     payload: request.encode(integrityKey: path.key, fingerprint: true))
-            // One transmission: the next consent check follows within 6 s anyway.
+            // Retransmitted by the usual STUN rules; checks may overlap, and an answer to
+            // any of them renews consent (and ends the others).
             transactions.start(id, purpose: .consent, transmit: transmit, now: now)
             emit(transmit)
             stats.consentRequestsSent += 1
@@ -39,6 +40,7 @@ extension IceAgent {
     /// An authenticated answer to a consent check renews consent for 30 s.
     mutating func consentResponded(now: Instant) {
         guard selected != nil else { return }
+        transactions.cancel { if case .consent = $0 { true } else { false } }
         selected?.lastResponse = now
         if selected?.disconnected == true {
             selected?.disconnected = false

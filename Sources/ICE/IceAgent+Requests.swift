@@ -48,6 +48,11 @@ extension IceAgent {
     /// RFC 8445 7.3: authenticate, resolve role conflicts, answer, learn peer-reflexive
     /// candidates, trigger a check and honour USE-CANDIDATE.
     private mutating func handleRequest(_ request: StunMessage, from source: SocketAddress, to local: SocketAddress, now: Instant) {
+        // Relay-only: checks reaching a host address directly are not answered.
+        if options.relayOnly, !turnClients.contains(where: { $0.relayedAddress == local }) {
+            stats.dropped += 1
+            return
+        }
         let localKey = StunKey.shortTerm(password: localCredentials.pwd)
         // RFC 8489 9.1.3: 400 without USERNAME or MESSAGE-INTEGRITY, 401 when they do not check out.
         guard let username = request.username, request.hasIntegrity else {

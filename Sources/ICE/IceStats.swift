@@ -2,7 +2,7 @@
 public struct IceStats: Sendable, Equatable {
     /// Connectivity-check transmissions, retransmissions included.
     public var checksSent = 0
-    /// Consent-freshness requests sent (RFC 7675).
+    /// Consent-freshness requests sent (RFC 7675), retransmissions included.
     public var consentRequestsSent = 0
     /// Authenticated success responses to our checks and consent requests.
     public var responsesReceived = 0

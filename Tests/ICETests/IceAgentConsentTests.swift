@@ -42,6 +42,20 @@ final class IceAgentConsentTests: XCTestCase {
         XCTAssertNil(network.time(0) { $0 == .stateChanged(.failed, reason: .consentExpired) })
     }
 
+    func testConsentSurvivesTwentyPercentLossThroughRetransmission() throws {
+        var network = Setup.network()
+        network.run(until: Setup.seconds(1))
+        var generator = SeededGenerator(seed: 30)
+        network.drop = { _ in generator.nextUnit() < 0.2 }
+        network.run(until: Setup.seconds(121))
+        XCTAssertEqual(network.agent(0)?.state, .completed)
+        XCTAssertNil(network.time(0) { $0 == .stateChanged(.disconnected, reason: .consentMissing) })
+        let stats = try XCTUnwrap(network.agent(0)?.stats)
+        // About 24 consent checks in 120 s, some of them sent more than once.
+        XCTAssertGreaterThan(stats.consentRequestsSent, 26)
+        XCTAssertLessThan(stats.consentRequestsSent, 60)
+    }
+
     func testConsentChecksComeEveryFiveSecondsPlusOrMinusTwentyPercent() throws {
         var network = Setup.network()
         network.run(until: Setup.seconds(120))
