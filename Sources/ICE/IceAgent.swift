@@ -163,10 +163,12 @@ public struct IceAgent: Sendable {
 
     // MARK: - Polling
 
+    /// The next datagram to send, from `source` (a local base) to `destination`.
     public mutating func pollTransmit() -> Transmit? {
         transmits.isEmpty ? nil : transmits.removeFirst()
     }
 
+    /// The next thing to report.
     public mutating func pollEvent() -> IceEvent? {
         events.isEmpty ? nil : events.removeFirst()
     }

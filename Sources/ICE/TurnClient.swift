@@ -51,6 +51,8 @@ public struct TurnClient: Sendable {
     /// Channel lifetime 600 s (RFC 8656 12), refreshed after 540 s.
     static let channelRefresh: Duration = .seconds(540)
 
+    /// A client of `server` on the local socket `local`, with long-term credentials;
+    /// `seed` drives transaction IDs, `rto` and `maxTransmissions` retransmission.
     public init(server: SocketAddress, local: SocketAddress, username: String, password: String, seed: UInt64 = 7,
                 rto: Duration = .milliseconds(500), maxTransmissions: Int = 7) {
         self.server = server
@@ -106,9 +108,12 @@ public struct TurnClient: Sendable {
         return Transmit(destination: server, source: local, payload: indication.encode(fingerprint: true))
     }
 
+    /// The next datagram for the server.
     public mutating func pollTransmit() -> Transmit? { transmits.isEmpty ? nil : transmits.removeFirst() }
+    /// The next thing to report.
     public mutating func pollEvent() -> TurnEvent? { events.isEmpty ? nil : events.removeFirst() }
 
+    /// When `handleTimeout(now:)` must run next: a retransmission or a refresh.
     public func pollTimeout() -> Instant? {
         let candidates = [transactions.nextDeadline, refreshAt] + Array(permissions.values).map(Optional.some)
             + channels.values.map(\.refreshAt)
