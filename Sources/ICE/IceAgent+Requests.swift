@@ -67,9 +67,7 @@ extension IceAgent {
         }
         let unknown = request.unknownComprehensionRequired
         guard unknown.isEmpty else {
-            var response = request.response(.errorResponse, attributes: [.errorCode(.unknownAttribute), .unknownAttributes(unknown)])
-            response.attributes.append(.software("rtcswarm"))
-            emit(Transmit(destination: source, source: local, payload: response.encode(integrityKey: localKey, fingerprint: true)))
+            reply(error: .unknownAttribute, extra: [.unknownAttributes(unknown)], to: request, from: source, to: local, key: localKey)
             return
         }
         stats.requestsReceived += 1
@@ -136,9 +134,9 @@ extension IceAgent {
         }
     }
 
-    private mutating func reply(error: StunErrorCode, to request: StunMessage, from source: SocketAddress, to local: SocketAddress,
-                                key: [UInt8]?) {
-        let response = request.response(.errorResponse, attributes: [.errorCode(error)])
+    private mutating func reply(error: StunErrorCode, extra: [StunAttribute] = [], to request: StunMessage, from source: SocketAddress,
+                                to local: SocketAddress, key: [UInt8]?) {
+        let response = request.response(.errorResponse, attributes: [.errorCode(error)] + extra)
         emit(Transmit(destination: source, source: local, payload: response.encode(integrityKey: key, fingerprint: true)))
     }
 }

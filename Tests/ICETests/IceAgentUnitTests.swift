@@ -62,6 +62,20 @@ final class IceAgentUnitTests: XCTestCase {
         XCTAssertTrue(agent.remoteCandidates.isEmpty)
     }
 
+    func testUnknownComprehensionRequiredAttributeGets420ListingIt() throws {
+        var agent = IceAgent(role: .controlled, localCredentials: Setup.credentialsB, tieBreaker: 1)
+        agent.addLocalHost(Setup.addressB)
+        let request = StunMessage(method: .binding, messageClass: .request, transactionID: TransactionID(high: 1, low: 3),
+                                  attributes: [.username("bbbb:aaaa"), .other(type: 0x7ABC, value: [1])])
+        let key = StunKey.shortTerm(password: Setup.credentialsB.pwd)
+        agent.handle(request.encode(integrityKey: key, fingerprint: true), from: Setup.addressA, to: Setup.addressB, now: .zero)
+        let answer = try StunMessage.decode(try XCTUnwrap(agent.pollTransmit()).payload)
+        XCTAssertEqual(answer.errorCode?.code, 420)
+        XCTAssertEqual(answer.first(StunAttribute.TypeCode.unknownAttributes), .unknownAttributes([0x7ABC]))
+        XCTAssertTrue(answer.verifyIntegrity(key: key))
+        XCTAssertTrue(agent.remoteCandidates.isEmpty)
+    }
+
     func testAuthenticatedRequestFromUnknownAddressMakesPeerReflexiveCandidate() throws {
         var agent = IceAgent(role: .controlled, localCredentials: Setup.credentialsB, tieBreaker: 1)
         agent.addLocalHost(Setup.addressB)
