@@ -92,6 +92,10 @@ extension IceAgent {
                                       address: relayed, type: .relay, relatedAddress: mapped))
             case .failed(let reason):
                 events.append(.turnFailed(server: turnClients[index].server, reason: reason))
+                if options.relayOnly, !turnClients.contains(where: { $0.state == .allocated }) {
+                    selected = nil
+                    setState(.failed, .relayUnavailable)
+                }
             case .refreshed, .permissionCreated, .channelBound, .requestFailed, .deallocated:
                 break
             }

@@ -24,6 +24,8 @@ public enum IceStateReason: String, Sendable {
     /// RFC 7675 5.1: no response for 30 seconds.
     case consentExpired = "consent expired: no response for 30 s"
     case allPairsFailed = "every candidate pair failed"
+    /// Relay-only and no TURN allocation is left (refused, timed out or lost).
+    case relayUnavailable = "no TURN allocation"
     case restarted = "ICE restart"
 }
 

@@ -63,4 +63,23 @@ final class IceAgentRelayTests: XCTestCase {
         network.run(until: Setup.seconds(8))
         XCTAssertEqual((network.nodes[serverNode].endpoint as? ScriptedTurnServer)?.allocations.count, 0)
     }
+
+    func testRelayOnlyAgentFailsWhenTheTurnServerRefusesItsCredentials() throws {
+        var options = IceAgentOptions()
+        options.relayOnly = true
+        var agent = IceAgent(role: .controlling, localCredentials: Setup.credentialsA, tieBreaker: 10, options: options)
+        agent.addLocalHost(Setup.addressA)
+        agent.addTurnServer(serverAddress, username: "test", password: "wrong", from: Setup.addressA, now: .zero)
+        var network = VirtualNetwork()
+        network.attach(agent, at: [Setup.addressA])
+        let server = ScriptedTurnServer(address: serverAddress)
+        network.attach(server, at: [serverAddress] + server.relayAddresses)
+        network.run(until: Setup.seconds(1))
+        XCTAssertEqual(network.events(0), [
+            .turnFailed(server: serverAddress, reason: "server refused: 401 Unauthenticated"),
+            .stateChanged(.failed, reason: .relayUnavailable),
+        ])
+        // Challenge, then the rejected authenticated attempt: two round trips.
+        XCTAssertEqual(network.time(0) { $0 == .stateChanged(.failed, reason: .relayUnavailable) }, Setup.seconds(0.04))
+    }
 }
