@@ -117,8 +117,19 @@ public struct IceAgent: Sendable {
 
     /// Adds a remote candidate (from the SDP or trickled, RFC 8838) and pairs it with every
     /// local host and relay candidate of the same address family.
+    /// A signalled candidate already learned as peer-reflexive takes its signalled type,
+    /// foundation and priority (RFC 8838 11.1).
     public mutating func addRemoteCandidate(_ candidate: IceCandidate) {
-        guard !remoteCandidates.contains(where: { $0.address == candidate.address }) else { return }
+        if let known = remoteCandidates.firstIndex(where: { $0.address == candidate.address }) {
+            guard remoteCandidates[known].type == .prflx, candidate.type != .prflx else { return }
+            remoteCandidates[known] = candidate
+            for index in pairs.indices where pairs[index].remote == known {
+                let local = localCandidates[pairs[index].local]
+                pairs[index].foundation = local.foundation + ":" + candidate.foundation
+                pairs[index].priority = pairPriority(local: local, remote: candidate)
+            }
+            return
+        }
         remoteCandidates.append(candidate)
         let remoteIndex = remoteCandidates.count - 1
         for localIndex in localCandidates.indices { addPair(local: localIndex, remote: remoteIndex) }
@@ -126,7 +137,10 @@ public struct IceAgent: Sendable {
 
     /// The remote signalled end-of-candidates (RFC 8838 8.2): once every pair has failed,
     /// the agent fails instead of waiting for more.
-    public mutating func endOfRemoteCandidates() { remoteEndOfCandidates = true }
+    public mutating func endOfRemoteCandidates() {
+        remoteEndOfCandidates = true
+        updateState()
+    }
 
     /// ICE restart (RFC 8445 9): new local credentials; remote credentials, remote
     /// candidates and every pair start over. The selected pair keeps carrying media (and

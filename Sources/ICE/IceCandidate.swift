@@ -66,6 +66,27 @@ public struct IceCandidate: Hashable, Sendable, CustomStringConvertible {
         return String(hash)
     }
 
+    /// Parses an SDP candidate-attribute value (RFC 8839 5.1), with or without the
+    /// `candidate:` prefix. Only UDP candidates of component 1 are accepted (BUNDLE and
+    /// rtcp-mux); nil for anything else or anything malformed.
+    public init?(sdp text: String) {
+        var fields = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        if let first = fields.first, first.hasPrefix("candidate:") { fields[0] = String(first.dropFirst("candidate:".count)) }
+        guard fields.count >= 8, fields[1] == "1", fields[2].lowercased() == "udp", fields[6] == "typ",
+              !fields[0].isEmpty, fields[0].count <= 32,
+              let priority = UInt32(fields[3]), let port = UInt16(fields[5]),
+              let address = SocketAddress(host: fields[4], port: port),
+              let type = IceCandidateType(rawValue: fields[7])
+        else { return nil }
+        // Extension fields come as name-value pairs: raddr and rport matter, others are skipped.
+        var extensions: [String: String] = [:]
+        for index in stride(from: 8, to: fields.count - 1, by: 2) { extensions[fields[index]] = fields[index + 1] }
+        let related = extensions["raddr"].flatMap { host in
+            extensions["rport"].flatMap(UInt16.init).flatMap { SocketAddress(host: host, port: $0) }
+        }
+        self.init(foundation: fields[0], priority: priority, address: address, type: type, relatedAddress: related)
+    }
+
     /// The SDP candidate-attribute value (RFC 8839 5.1) without the `candidate:` prefix.
     public var description: String {
         var text = "\(foundation) 1 udp \(priority) \(address.host) \(address.port) typ \(type.rawValue)"

@@ -131,4 +131,30 @@ final class IceAgentConnectTests: XCTestCase {
         XCTAssertEqual(failedAt, Setup.seconds(9.5))
         XCTAssertEqual(network.agent(0)?.stats.checksSent, 3)
     }
+
+    func testLateTrickledCandidateUpgradesThePeerReflexiveOne() throws {
+        var a = IceAgent(role: .controlling, localCredentials: Setup.credentialsA, tieBreaker: 1)
+        var b = IceAgent(role: .controlled, localCredentials: Setup.credentialsB, tieBreaker: 2)
+        a.addLocalHost(Setup.addressA)
+        b.addLocalHost(Setup.addressB)
+        // A knows B's credentials but none of its candidates yet; B knows everything.
+        a.setRemoteCredentials(Setup.credentialsB)
+        Setup.signal(from: a, to: &b)
+        var network = VirtualNetwork()
+        network.attach(a, at: [Setup.addressA])
+        network.attach(b, at: [Setup.addressB])
+        network.run(until: Setup.seconds(2)) { Setup.bothConnected($0) }
+        // B's check taught A a peer-reflexive candidate, enough to connect.
+        XCTAssertTrue(Setup.bothConnected(network))
+        XCTAssertEqual(network.agent(0)?.remoteCandidates.map(\.type), [.prflx])
+        XCTAssertEqual(network.agent(0)?.stats.selectedRemoteType, .prflx)
+        let hostB = try XCTUnwrap(network.agent(1)?.localCandidates.first)
+        network.withAgent(0) { $0.addRemoteCandidate(.remote(hostB.address, priority: hostB.priority, foundation: hostB.foundation)) }
+        XCTAssertEqual(network.agent(0)?.remoteCandidates.map(\.type), [.host])
+        XCTAssertEqual(network.agent(0)?.remoteCandidates.first?.priority, hostB.priority)
+        network.withAgent(0) { $0.endOfRemoteCandidates() }
+        network.run(until: Setup.seconds(4))
+        XCTAssertEqual(network.agent(0)?.state, .completed)
+        XCTAssertEqual(network.agent(0)?.selectedPair?.remote.address, Setup.addressB)
+    }
 }
