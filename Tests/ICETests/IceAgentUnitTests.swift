@@ -15,6 +15,18 @@ final class IceAgentUnitTests: XCTestCase {
         XCTAssertEqual(IceCandidate.priority(type: .relay, localPreference: 1), 0x0000_01FF)
     }
 
+    func testRandomCredentialsHaveRfc8839SizesAndRepeatPerSeed() {
+        var first = SeededGenerator(seed: 5)
+        var second = SeededGenerator(seed: 5)
+        let credentials = IceCredentials.random(using: &first)
+        XCTAssertEqual(credentials, IceCredentials.random(using: &second))
+        XCTAssertEqual(credentials.ufrag.count, 8)
+        XCTAssertEqual(credentials.pwd.count, 24)
+        let iceChars = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/")
+        XCTAssertTrue((credentials.ufrag + credentials.pwd).allSatisfy(iceChars.contains))
+        XCTAssertNotEqual(credentials, IceCredentials.random(using: &first))
+    }
+
     func testHostCandidatesComeOnlyFromGivenAddresses() {
         var agent = IceAgent(role: .controlling, localCredentials: Setup.credentialsA, tieBreaker: 1)
         agent.addLocalHost(Setup.addressA)
