@@ -22,6 +22,7 @@ extension IceAgent {
             }
         }
         startNominationIfReady(now: now)
+        triggered = triggered.filter(needsTriggeredCheck)
         if remoteCredentials != nil, lastCheckAt.map({ now >= $0 + options.ta }) ?? true, let next = nextPairToCheck() {
             if triggered.first == next { triggered.removeFirst() }
             sendCheck(pair: next, now: now)
@@ -37,12 +38,18 @@ extension IceAgent {
     /// The triggered-check queue first, then the highest-priority Waiting pair, then a
     /// Frozen pair whose foundation has nothing Waiting or In-Progress (6.1.4.2).
     func nextPairToCheck() -> Int? {
-        if let first = triggered.first { return first }
+        if let first = triggered.first(where: needsTriggeredCheck) { return first }
         let waiting = pairs.indices.filter { pairs[$0].state == .waiting }
         if let best = waiting.max(by: { pairs[$0].priority < pairs[$1].priority }) { return best }
         let busy = Set(pairs.filter { $0.state == .waiting || $0.state == .inProgress }.map(\.foundation))
         return pairs.indices.filter { pairs[$0].state == .frozen && !busy.contains(pairs[$0].foundation) }
             .max { pairs[$0].priority < pairs[$1].priority }
+    }
+
+    /// A queued triggered check is moot once the pair succeeded (an answer to a cancelled
+    /// check arrived meanwhile), unless it is to carry the nomination.
+    func needsTriggeredCheck(_ index: Int) -> Bool {
+        pairs[index].state != .succeeded || nominationPending.contains(index)
     }
 
     /// Sends a Binding request on `pair` (RFC 8445 7.2.2): USERNAME, PRIORITY of a
@@ -195,7 +202,7 @@ extension IceAgent {
 
     /// No check is running or waiting, and the remote will not add candidates.
     var checksFinished: Bool {
-        let busy = !triggered.isEmpty || pairs.contains { [.frozen, .waiting, .inProgress].contains($0.state) }
+        let busy = triggered.contains(where: needsTriggeredCheck) || pairs.contains { [.frozen, .waiting, .inProgress].contains($0.state) }
         return !busy && (remoteEndOfCandidates || remoteIsLite)
     }
 

@@ -123,11 +123,19 @@ extension IceAgent {
     }
 
     /// Triggered check (RFC 8445 7.3.1.4): a pair that has not succeeded goes to Waiting
-    /// and to the triggered-check queue; a check in progress is left to finish.
+    /// and to the triggered-check queue; a check in progress is cancelled (its answer is
+    /// still welcome) and checked again.
     private mutating func triggerCheck(pair index: Int) {
         switch pairs[index].state {
-        case .succeeded, .inProgress:
+        case .succeeded:
             return
+        case .inProgress:
+            let current = generation
+            transactions.stopRetransmitting { purpose in
+                if case .check(let pair, _, _, let checkGeneration) = purpose { pair == index && checkGeneration == current } else { false }
+            }
+            pairs[index].state = .waiting
+            if !triggered.contains(index) { triggered.append(index) }
         case .frozen, .waiting, .failed:
             pairs[index].state = .waiting
             if !triggered.contains(index) { triggered.append(index) }

@@ -11,6 +11,9 @@ struct StunTransactions<Purpose: Sendable>: Sendable {
         var firstSent: Instant
         var deadline: Instant
         var sends: Int
+        /// Cancelled: no more retransmissions, and no timeout reported (RFC 8445 7.3.1.4);
+        /// a late answer is still accepted until the deadline.
+        var cancelled = false
     }
 
     var rto: Duration
@@ -39,6 +42,21 @@ struct StunTransactions<Purpose: Sendable>: Sendable {
         entries = entries.filter { !matches($0.value.purpose) }
     }
 
+    /// Cancels the transactions whose purpose matches (RFC 8445 7.3.1.4): they stop
+    /// retransmitting and wait out the transaction timeout silently.
+    mutating func stopRetransmitting(where matches: (Purpose) -> Bool) {
+        let timeout = self.timeout
+        for (id, entry) in entries where matches(entry.purpose) && !entry.cancelled {
+            entries[id]?.cancelled = true
+            entries[id]?.deadline = entry.firstSent + timeout
+        }
+    }
+
+    /// The time from the first transmission to giving up: Rc sends, then Rm RTOs.
+    var timeout: Duration {
+        (1..<maxTransmissions).reduce(Duration.zero) { $0 + delay(afterSend: $1) } + delay(afterSend: maxTransmissions)
+    }
+
     var nextDeadline: Instant? { entries.values.map(\.deadline).min() }
 
     /// The transaction a response answers, left in place (for checks before completing).
@@ -50,7 +68,9 @@ struct StunTransactions<Purpose: Sendable>: Sendable {
         var retransmit: [Entry] = []
         var timedOut: [(TransactionID, Purpose)] = []
         for (id, entry) in entries where entry.deadline <= now {
-            if entry.sends >= maxTransmissions {
+            if entry.cancelled {
+                entries[id] = nil
+            } else if entry.sends >= maxTransmissions {
                 entries[id] = nil
                 timedOut.append((id, entry.purpose))
             } else {

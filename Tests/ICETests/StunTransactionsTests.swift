@@ -30,4 +30,18 @@ final class StunTransactionsTests: XCTestCase {
         XCTAssertNil(table.nextDeadline)
         XCTAssertTrue(table.expire(now: Instant(nanoseconds: 1_000_000_000)).retransmit.isEmpty)
     }
+
+    func testCancelledTransactionStopsRetransmittingButStillMatchesAnswers() {
+        var table = StunTransactions<Int>(rto: .milliseconds(500), maxTransmissions: 7, lastWaitFactor: 16)
+        let id = TransactionID(high: 3, low: 3)
+        table.start(id, purpose: 1, transmit: Transmit(destination: SocketAddress("127.0.0.1:1")!, payload: []), now: .zero)
+        table.stopRetransmitting { $0 == 1 }
+        // Waits out the full 39.5 s transaction timeout, silently.
+        XCTAssertEqual(table.nextDeadline, Instant(nanoseconds: 39_500_000_000))
+        XCTAssertNotNil(table.entry(id))
+        let (retransmit, timedOut) = table.expire(now: Instant(nanoseconds: 39_500_000_000))
+        XCTAssertTrue(retransmit.isEmpty)
+        XCTAssertTrue(timedOut.isEmpty)
+        XCTAssertNil(table.entry(id))
+    }
 }
