@@ -17,8 +17,10 @@ extension IceAgent {
             emit(entry.transmit)
         }
         for purpose in timedOut {
-            if case .check(let pair, _, _, let checkGeneration) = purpose, checkGeneration == generation {
+            if case .check(let pair, let nominate, _, let checkGeneration) = purpose, checkGeneration == generation {
                 pairs[pair].state = .failed
+                // A nomination that got no answer at all is tried again.
+                if nominate && !options.aggressiveNomination { nominationStarted = false }
             }
         }
         startNominationIfReady(now: now)
@@ -67,9 +69,10 @@ extension IceAgent {
             role == .controlling ? .iceControlling(tieBreaker) : .iceControlled(tieBreaker),
         ])
         if nominate { request.attributes.append(.useCandidate) }
-        let transmit = Transmit(destination: remote.address, source: local.base,
-                                payload: request.encode(integrityKey: StunKey.shortTerm(password: remoteCredentials.pwd), fingerprint: true))
-        transactions.start(id, purpose: .check(pair: index, nominate: nominate, asControlling: role == .controlling, generation: generation), transmit: transmit, now: now)
+        let key = StunKey.shortTerm(password: remoteCredentials.pwd)
+        let transmit = Transmit(destination: remote.address, source: local.base, payload: request.encode(integrityKey: key, fingerprint: true))
+        let purpose = Purpose.check(pair: index, nominate: nominate, asControlling: role == .controlling, generation: generation)
+        transactions.start(id, purpose: purpose, transmit: transmit, now: now)
         emit(transmit)
         pairs[index].state = .inProgress
         stats.checksSent += 1
@@ -105,18 +108,20 @@ extension IceAgent {
             }
             _ = transactions.complete(response.transactionID)
             guard checkGeneration == generation else { return }
-            checkAnswered(pair: pair, nominated: nominate, asControlling: asControlling, response: response, entry: entry, from: source, to: local, now: now)
+            checkAnswered(pair: pair, nominated: nominate, asControlling: asControlling, response: response, entry: entry,
+                          from: source, to: local, now: now)
         }
     }
 
     /// 7.2.5.1 to 7.2.5.3: role conflict, symmetric addresses, valid pair, nomination.
-    private mutating func checkAnswered(pair index: Int, nominated: Bool, asControlling: Bool, response: StunMessage, entry: StunTransactions<Purpose>.Entry,
-                                        from source: SocketAddress, to local: SocketAddress, now: Instant) {
+    private mutating func checkAnswered(pair index: Int, nominated: Bool, asControlling: Bool, response: StunMessage,
+                                        entry: StunTransactions<Purpose>.Entry, from source: SocketAddress, to local: SocketAddress,
+                                        now: Instant) {
         if response.messageClass == .errorResponse {
             if response.errorCode?.code == StunErrorCode.roleConflict.code {
                 switchRole(to: asControlling ? .controlled : .controlling)
                 pairs[index].state = .waiting
-                triggered.append(index)
+                if !triggered.contains(index) { triggered.append(index) }
             } else {
                 pairs[index].state = .failed
             }

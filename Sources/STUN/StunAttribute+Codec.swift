@@ -42,7 +42,8 @@ extension StunAttribute {
 
     /// Decodes the value of an attribute of `type`; throws when a known attribute has a
     /// malformed value.
-    static func decode(type: UInt16, value: ArraySlice<UInt8>, in message: [UInt8], transactionID: TransactionID) throws(ParseError) -> StunAttribute {
+    static func decode(type: UInt16, value: ArraySlice<UInt8>, in message: [UInt8],
+                       transactionID: TransactionID) throws(ParseError) -> StunAttribute {
         // A reader over the value's range of the message: no copy.
         var reader = ByteReader(message, range: value.indices)
         switch type {

@@ -124,6 +124,22 @@ final class IceAgentConnectTests: XCTestCase {
         XCTAssertLessThan(connectedAt, Setup.seconds(3))
     }
 
+    func testNominationWhoseEveryTransmissionIsLostIsTriedAgain() throws {
+        var network = Setup.network()
+        var lost = 0
+        network.drop = { transmit in
+            guard lost < 7, let message = try? StunMessage.decode(transmit.payload), message.useCandidate else { return false }
+            lost += 1
+            return true
+        }
+        network.run(until: Setup.seconds(60)) { Setup.bothConnected($0) }
+        XCTAssertEqual(lost, 7)
+        // Nominating check sent at 50 ms, given up 39.5 s later; the next one is answered.
+        let connectedAt = try XCTUnwrap(network.time(0) { $0 == .stateChanged(.connected, reason: .pairNominated) })
+        XCTAssertEqual(connectedAt, Setup.seconds(39.57))
+        XCTAssertEqual(network.agent(1)?.selectedPair?.remote.address, Setup.addressA)
+    }
+
     func testUnreachableRemoteFailsWhenEveryCheckTimesOut() throws {
         var options = IceAgentOptions()
         options.maxTransmissions = 3
