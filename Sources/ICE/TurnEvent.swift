@@ -1,16 +1,6 @@
 import RTCBase
 import STUN
 
-/// Allocation states of a `TurnClient` (RFC 8656 7).
-public enum TurnState: Sendable, Equatable {
-    case idle
-    case allocating
-    case allocated
-    /// Allocation refused or the server stopped answering; the reason says which.
-    case failed(String)
-    case deallocated
-}
-
 /// What a `TurnClient` reports (polled with `pollEvent()`).
 public enum TurnEvent: Sendable, Equatable {
     /// The allocation exists: peers reach us at `relayed`; the server saw us at `mapped`.
