@@ -37,14 +37,6 @@ public struct StunMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     }
 }
 
-/// The class of a STUN message (RFC 8489 5): request, indication or one of two responses.
-public enum StunClass: UInt8, Sendable {
-    case request = 0
-    case indication = 1
-    case successResponse = 2
-    case errorResponse = 3
-}
-
 extension StunMethod {
     /// The 14-bit message type with the class bits interleaved (RFC 8489 5, figure 3):
     /// M11..M7 C1 M6..M4 C0 M3..M0.
