@@ -25,6 +25,8 @@ let package = Package(
 
         // Sans-IO core.
         .target(name: "RTCBase"),
+        .target(name: "STUN", dependencies: ["RTCBase", "COpenSSL"]),
+        .target(name: "ICE", dependencies: ["RTCBase", "STUN"]),
         .target(name: "DTLS", dependencies: ["RTCBase", "COpenSSL"]),
         .target(name: "SRTP", dependencies: ["RTCBase", "COpenSSL"]),
         .target(name: "Net", dependencies: ["RTCBase", "COpenSSL"]),
@@ -74,6 +76,8 @@ let package = Package(
         .testTarget(name: "SRTPTests", dependencies: ["SRTP", "CSRTP", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "STUNTests", dependencies: ["STUN", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "ICETests", dependencies: ["ICE", "STUN", "RTCBase", "WebRTCTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,49 @@
+import ICE
+import RTCBase
+
+/// Two agents on 127.0.0.1 with signalled credentials and host candidates.
+enum IcePairSetup {
+    static let addressA = SocketAddress("127.0.0.1:5000")!
+    static let addressB = SocketAddress("127.0.0.1:6000")!
+    static let credentialsA = IceCredentials(ufrag: "aaaa", pwd: "aaaaaaaaaaaaaaaaaaaaaaaa")
+    static let credentialsB = IceCredentials(ufrag: "bbbb", pwd: "bbbbbbbbbbbbbbbbbbbbbbbb")
+
+    /// A network with agent A (node 0) and agent B (node 1), candidates and credentials
+    /// exchanged as signalling would, end-of-candidates included.
+    static func network(roleA: IceRole = .controlling, roleB: IceRole = .controlled,
+                        tieBreakerA: UInt64 = 0xA, tieBreakerB: UInt64 = 0xB,
+                        options: IceAgentOptions = IceAgentOptions()) -> VirtualNetwork {
+        var optionsB = options
+        optionsB.seed = options.seed &+ 1
+        var a = IceAgent(role: roleA, localCredentials: credentialsA, tieBreaker: tieBreakerA, options: options)
+        var b = IceAgent(role: roleB, localCredentials: credentialsB, tieBreaker: tieBreakerB, options: optionsB)
+        a.addLocalHost(addressA)
+        b.addLocalHost(addressB)
+        signal(from: b, to: &a)
+        signal(from: a, to: &b)
+        var network = VirtualNetwork()
+        network.attach(a, at: [addressA])
+        network.attach(b, at: [addressB])
+        return network
+    }
+
+    /// What the SDP (or trickle) would carry from `sender` to `receiver`.
+    static func signal(from sender: IceAgent, to receiver: inout IceAgent) {
+        receiver.setRemoteCredentials(sender.localCredentials)
+        for candidate in sender.signalledCandidates {
+            receiver.addRemoteCandidate(.remote(candidate.address, type: candidate.type, priority: candidate.priority,
+                                                foundation: candidate.foundation))
+        }
+        receiver.endOfRemoteCandidates()
+    }
+
+    static func isConnected(_ state: IceConnectionState?) -> Bool {
+        state == .connected || state == .completed
+    }
+
+    static func bothConnected(_ network: VirtualNetwork) -> Bool {
+        isConnected(network.agent(0)?.state) && isConnected(network.agent(1)?.state)
+    }
+
+    static func seconds(_ value: Double) -> Instant { Instant(nanoseconds: Int64((value * 1e9).rounded())) }
+}
