@@ -63,7 +63,6 @@ public enum DoctorCommand: Subcommand {
     }
 
     static func libraryChecks() -> [Check] {
-        srtp_init()
         let srtp = String(cString: srtp_get_version_string())
         let openssl = String(cString: OpenSSL_version(OPENSSL_VERSION))
         let opus = String(cString: opus_get_version_string())

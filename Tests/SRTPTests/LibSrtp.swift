@@ -32,7 +32,7 @@ final class LibSrtp {
         guard created == srtp_err_status_ok else { return nil }
     }
 
-    deinit { srtp_dealloc(session) }
+    deinit { if let session { srtp_dealloc(session) } }
 
     func protectRtp(_ packet: [UInt8]) -> [UInt8]? { run(packet, srtp_protect) }
     func unprotectRtp(_ packet: [UInt8]) -> [UInt8]? { run(packet, srtp_unprotect) }

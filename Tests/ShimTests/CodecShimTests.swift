@@ -126,7 +126,10 @@ final class CodecShimTests: XCTestCase {
         XCTAssertEqual(rs_h264_decoder_uninitialize(svcDecoder), 0)
     }
 
-    func testLibSRTPInitialises() {
-        XCTAssertEqual(srtp_init(), srtp_err_status_ok)
+    /// libsrtp2 allows one srtp_init per process (a second call fails and breaks later
+    /// srtp_create calls); the SRTP tests' oracle does it, so this only reads the version.
+    func testLibSRTPIsVersionTwo() {
+        XCTAssertEqual(srtp_get_version() >> 24, 2)
+        XCTAssertTrue(String(cString: srtp_get_version_string()).hasPrefix("libsrtp2 2."))
     }
 }
