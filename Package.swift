@@ -34,6 +34,10 @@ let package = Package(
         .target(name: "Impairment", dependencies: ["RTCBase"]),
         .target(name: "Metrics", dependencies: ["RTCBase"]),
 
+        // Signaling adapters and the built-in room server.
+        .target(name: "Signaling", dependencies: ["RTCBase", "Net", "SDP"]),
+        .target(name: "RoomServer", dependencies: ["RTCBase", "Net", "Signaling"]),
+
         // Scenario files: JSON5, validation with clear errors, the execution plan.
         .target(name: "Scenario", dependencies: ["RTCBase", "Impairment", "Metrics"]),
 
@@ -64,6 +68,8 @@ let package = Package(
             dependencies: ["CShims", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
         ),
         .testTarget(name: "RtcswarmCLITests", dependencies: ["RtcswarmCLI", "Report", "Metrics", "WebRTCTestKit"]),
+        .testTarget(name: "SignalingTests", dependencies: ["Signaling", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "Signaling", "Net", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "WebRTCTestKit"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Metrics", "WebRTCTestKit"]),
         .testTarget(name: "ProjectTests", dependencies: ["WebRTCTestKit"]),

@@ -1,15 +1,17 @@
 /// A first-in first-out queue with O(1) `append` and `popFirst`, for the outputs and
 /// events state machines hand to their driver (an array's `removeFirst` is O(n)).
-struct FIFO<Element: Sendable>: Sendable {
+public struct FIFO<Element: Sendable>: Sendable {
     private var storage: [Element] = []
     private var head = 0
 
-    var isEmpty: Bool { head == storage.count }
-    var count: Int { storage.count - head }
+    public init() {}
 
-    mutating func append(_ element: Element) { storage.append(element) }
+    public var isEmpty: Bool { head == storage.count }
+    public var count: Int { storage.count - head }
 
-    mutating func popFirst() -> Element? {
+    public mutating func append(_ element: Element) { storage.append(element) }
+
+    public mutating func popFirst() -> Element? {
         guard head < storage.count else { return nil }
         let element = storage[head]
         head += 1
@@ -24,7 +26,7 @@ struct FIFO<Element: Sendable>: Sendable {
     }
 
     /// Removes and returns everything, oldest first.
-    mutating func removeAll() -> [Element] {
+    public mutating func removeAll() -> [Element] {
         defer {
             storage.removeAll(keepingCapacity: true)
             head = 0

@@ -1,4 +1,4 @@
-@testable import Net
+import RTCBase
 import XCTest
 
 final class FIFOTests: XCTestCase {
