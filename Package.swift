@@ -47,10 +47,13 @@ let package = Package(
         // The only targets that touch sockets, clocks and threads.
         .target(name: "EventLoop", dependencies: ["RTCBase", "CShims"]),
 
+        // Wires protocol state machines to the event loop: hosts, peers, the runner.
+        .target(name: "Runtime", dependencies: ["RTCBase", "EventLoop", "Net", "Signaling", "RoomServer", "Metrics", "Scenario", "Report"]),
+
         // The command line.
         .target(
             name: "RtcswarmCLI",
-            dependencies: ["RTCBase", "EventLoop", "Scenario", "Report", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
+            dependencies: ["RTCBase", "EventLoop", "Scenario", "Report", "Runtime", "RoomServer", "Signaling", "Net", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
         ),
         .executableTarget(name: "rtcswarm", dependencies: ["RtcswarmCLI"]),
         .executableTarget(name: "Benchmarks", dependencies: ["RTCBase", "EventLoop"]),
@@ -70,8 +73,13 @@ let package = Package(
         .testTarget(name: "RtcswarmCLITests", dependencies: ["RtcswarmCLI", "Report", "Metrics", "WebRTCTestKit"]),
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "Signaling", "Net", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "EventLoop", "RoomServer", "Signaling", "Net", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "WebRTCTestKit"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Metrics", "WebRTCTestKit"]),
+        .testTarget(
+            name: "InteropTests",
+            dependencies: ["Runtime", "EventLoop", "RoomServer", "Signaling", "Net", "RTCBase", "WebRTCTestKit"]
+        ),
         .testTarget(name: "ProjectTests", dependencies: ["WebRTCTestKit"]),
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
         .testTarget(name: "RTCBaseTests", dependencies: ["RTCBase", "WebRTCTestKit"]),

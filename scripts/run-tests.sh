@@ -5,6 +5,8 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 require_swift
 ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose
+# Independent peers and servers the interop tests run against (TARGETS.md).
+ensure_venv .venv Tests/Interop/requirements.txt
 swift build --build-tests
 log=$(mktemp)
 set +e

@@ -6,6 +6,7 @@
 #include <netinet/tcp.h>
 #include <netinet/udp.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -91,6 +92,36 @@ int rs_eventfd_drain(int fd) {
     ssize_t n = read(fd, &value, sizeof value);
     if (n == (ssize_t)sizeof value || (n < 0 && errno == EAGAIN)) return 0;
     return -1;
+}
+
+static volatile sig_atomic_t last_interrupt = 0;
+static int interrupt_fd = -1;
+
+static void on_interrupt(int signal_number) {
+    int saved = errno;
+    last_interrupt = signal_number;
+    uint64_t one = 1;
+    if (interrupt_fd >= 0) (void)!write(interrupt_fd, &one, sizeof one);
+    errno = saved;
+}
+
+int rs_interrupt_fd(void) {
+    if (interrupt_fd >= 0) return interrupt_fd;
+    interrupt_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (interrupt_fd < 0) return -1;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    if (sigaction(SIGINT, &action, NULL) != 0 || sigaction(SIGTERM, &action, NULL) != 0) return -1;
+    return interrupt_fd;
+}
+
+int rs_interrupt_take(int fd) {
+    uint64_t count = 0;
+    (void)!read(fd, &count, sizeof count);
+    return (int)last_interrupt;
 }
 
 int64_t rs_monotonic_ns(void) {

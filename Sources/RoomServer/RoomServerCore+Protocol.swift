@@ -46,7 +46,10 @@ extension RoomServerCore {
                     continue
                 }
                 handle(roomMessage, from: connection, now: now)
-            case .ack, .disconnected, .closed:
+            case .disconnected:
+                // The client left the namespace (41) but may stay connected: its rooms hear bye.
+                removeMember(of: connection, now: now)
+            case .ack, .closed:
                 break
             }
         }
@@ -158,7 +161,13 @@ extension RoomServerCore {
         connection.closed = true
         connections[connection.id] = nil
         stats.connections = connections.count
+        removeMember(of: connection, now: now)
+    }
+
+    /// Takes a connection's member out of every room; the others in them hear `bye`.
+    private mutating func removeMember(of connection: RoomServerConnection, now: Instant) {
         guard let member = connection.memberID else { return }
+        connection.memberID = nil
         members[member] = nil
         for (room, remaining) in registry.remove(member) {
             for other in remaining {

@@ -22,6 +22,7 @@ public enum Rtcswarm {
 
     public static let subcommands: [SubcommandEntry] = [
         SubcommandEntry(ValidateCommand.self),
+        SubcommandEntry(ServeCommand.self),
         SubcommandEntry(ReportCommand.self),
         SubcommandEntry(SelfcheckCommand.self),
         SubcommandEntry(DoctorCommand.self),

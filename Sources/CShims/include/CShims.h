@@ -64,6 +64,13 @@ int rs_eventfd_create(void);
 int rs_eventfd_signal(int fd);
 int rs_eventfd_drain(int fd);
 
+/// Installs handlers for SIGINT and SIGTERM that only record the signal and write to an
+/// eventfd, and returns that eventfd: whichever thread the kernel picks, the event loop
+/// sees the signal as readable data. Call once per process.
+int rs_interrupt_fd(void);
+/// Drains the eventfd and returns the last signal received (0 when none).
+int rs_interrupt_take(int fd);
+
 /// CLOCK_MONOTONIC in nanoseconds.
 int64_t rs_monotonic_ns(void);
 

@@ -1,0 +1,76 @@
+import EventLoop
+import Net
+import RTCBase
+import Signaling
+
+/// A room client on an event loop: its TCP connection, its timers, and its events
+/// delivered to `onEvent`.
+public final class RoomClientHost {
+    public let loop: EventLoop
+    public private(set) var client: RoomClient
+    private let connection: TCPConnection
+    private var timer: TimerID?
+    private var armedAt: Instant?
+    private var finished = false
+    public var onEvent: (RoomClient.Event) -> Void = { _ in }
+
+    /// Connects to `address` (the endpoint gives the Host header and the path).
+    public init(loop: EventLoop, address: SocketAddress, endpoint: Endpoint, transport: RoomClient.Transport,
+                names: RoomEventNames, seed: UInt64) throws(SystemError) {
+        self.loop = loop
+        client = RoomClient(endpoint: endpoint, transport: transport, names: names, seed: seed)
+        connection = try TCPConnection.connect(loop: loop, to: address)
+        connection.onConnect = { [unowned self] error in
+            if let error { self.fail("cannot connect to \(address): \(error)") } else { self.drive() }
+        }
+        connection.onRead = { [unowned self] bytes in
+            self.client.handle(bytes, now: self.loop.now())
+            self.drive()
+        }
+        connection.onClose = { [unowned self] error in
+            self.client.handleEOF(now: self.loop.now())
+            self.drive()
+            self.fail(error.map { "signaling connection lost: \($0)" } ?? "signaling connection closed")
+        }
+    }
+
+    public func send(_ message: RoomMessage) {
+        client.send(message, now: loop.now())
+        drive()
+    }
+
+    /// Closes politely: a WebSocket Close, then TCP once it is written.
+    public func close() {
+        guard !finished else { return }
+        client.close(now: loop.now())
+        drive()
+        finished = true
+        if let timer { loop.cancel(timer) }
+        connection.closeAfterWriting()
+    }
+
+    private func drive() {
+        while let bytes = client.pollTransmit() { connection.write(bytes) }
+        while let event = client.pollEvent() {
+            if case .closed = event { finished = true }
+            onEvent(event)
+        }
+        guard !finished, let deadline = client.pollTimeout(), deadline != armedAt else { return }
+        if let timer { loop.cancel(timer) }
+        armedAt = deadline
+        timer = loop.schedule(at: deadline) { [unowned self] in
+            self.armedAt = nil
+            self.timer = nil
+            self.client.handleTimeout(now: self.loop.now())
+            self.drive()
+        }
+    }
+
+    private func fail(_ reason: String) {
+        guard !finished else { return }
+        finished = true
+        if let timer { loop.cancel(timer) }
+        connection.close()
+        onEvent(.closed(reason: reason))
+    }
+}
