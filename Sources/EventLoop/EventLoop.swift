@@ -34,6 +34,8 @@ public final class EventLoop: @unchecked Sendable {
 
     /// How late timers fired, measured on every timer.
     public private(set) var timerLateness = LatenessStats()
+    /// Also told every timer's lateness in nanoseconds (the runner keeps a histogram).
+    public var onTimerLateness: ((Int64) -> Void)?
 
     private static let timerToken: UInt64 = 0
     private static let wakeToken: UInt64 = 1
@@ -184,6 +186,7 @@ public final class EventLoop: @unchecked Sendable {
         var current = now()
         while let (deadline, action) = timers.popDue(now: current) {
             timerLateness.record(nanoseconds: current.nanoseconds - deadline.nanoseconds)
+            onTimerLateness?(current.nanoseconds - deadline.nanoseconds)
             action()
             current = now()
         }

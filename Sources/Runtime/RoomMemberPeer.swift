@@ -1,0 +1,132 @@
+import EventLoop
+import Report
+import RTCBase
+import Signaling
+
+/// A room member without media, for signaling stress (role `member`): it connects, joins
+/// its room, and from then on sends one timestamped message a second to the others. It
+/// measures `join_ms` (join sent -> `joined`) and `relay_ms` (a message's send time in
+/// another member -> its arrival here; one machine shares the monotonic clock), and ends
+/// with `leave`. A refused join, a lost connection or a silent server ends it as failed
+/// with the reason.
+public final class RoomMemberPeer: PeerDriver {
+    public struct Settings: Sendable {
+        public var target: ResolvedTarget
+        public var transport: RoomClient.Transport
+        public var names: RoomEventNames
+        public var room: String
+        public var id: String
+        public var group: Int
+        public var seed: UInt64
+        /// How long a join may take before the peer gives up.
+        public var joinTimeout: Duration = .seconds(10)
+        public var messageInterval: Duration = .seconds(1)
+    }
+
+    public private(set) var state: PeerLifecycle = .waiting
+    private let loop: EventLoop
+    private let settings: Settings
+    private let recorder: RunRecorder
+    private var client: RoomClientHost?
+    private var startedAt: Instant?
+    private var joinSentAt: Instant?
+    private var phases: [String: Double] = [:]
+    private var timers: [TimerID] = []
+    private var sequence = 0
+
+    public init(loop: EventLoop, settings: Settings, recorder: RunRecorder) {
+        self.loop = loop
+        self.settings = settings
+        self.recorder = recorder
+    }
+
+    public func start() {
+        guard state == .waiting else { return }
+        state = .connecting
+        startedAt = loop.now()
+        do {
+            let client = try RoomClientHost(loop: loop, address: settings.target.address, endpoint: settings.target.endpoint,
+                                            transport: settings.transport, names: settings.names, seed: settings.seed)
+            client.onEvent = { [weak self] event in self?.handle(event) }
+            self.client = client
+        } catch {
+            end(.failed, phase: "signaling", reason: "cannot open a connection to \(settings.target.address): \(error)")
+            return
+        }
+        timers.append(loop.schedule(after: settings.joinTimeout) { [weak self] in
+            guard let self, self.state == .connecting else { return }
+            self.end(.failed, phase: "signaling", reason: "no answer to join within \(self.settings.joinTimeout)")
+        })
+    }
+
+    public func stop(interrupted: Bool) {
+        switch state {
+        case .waiting:
+            state = .ended(.interrupted)
+        case .connecting, .connected:
+            if state == .connected { client?.send(.leave(room: settings.room)) }
+            end(interrupted ? .interrupted : (state == .connected ? .completed : .failed),
+                phase: state == .connected ? nil : "signaling",
+                reason: state == .connected ? nil : "still joining at its planned end")
+        case .ended:
+            return
+        }
+    }
+
+    private func handle(_ event: RoomClient.Event) {
+        let now = loop.now()
+        switch event {
+        case .ready:
+            joinSentAt = now
+            client?.send(.join(room: settings.room))
+        case .message(.joined(let room, _)) where room == settings.room:
+            guard state == .connecting, let sent = joinSentAt, let started = startedAt else { return }
+            state = .connected
+            phases["join_ms"] = now.milliseconds(since: sent)
+            phases["signaling_ms"] = now.milliseconds(since: started)
+            scheduleMessages()
+        case .message(.full(let room, _)) where room == settings.room:
+            end(.failed, phase: "signaling", reason: "room \(room) is full")
+        case .message(.message(let room, let data)) where room == settings.room:
+            recorder.countMessageReceived()
+            if let sentAt = data["t"]?.integerValue {
+                recorder.record(Double(now.nanoseconds - sentAt) / 1e6, in: .relayMs)
+            }
+        case .message(.error(let code, let message)):
+            if state == .connecting { end(.failed, phase: "signaling", reason: "server refused: \(code): \(message)") }
+        case .message:
+            break
+        case .closed(let reason):
+            if case .ended = state { return }
+            end(.failed, phase: state == .connected ? "media" : "signaling",
+                reason: "\(reason) at \(String(format: "%.1f", recorder.offset(now) / 1000)) s")
+        }
+    }
+
+    private func scheduleMessages() {
+        timers.append(loop.schedule(after: settings.messageInterval) { [weak self] in
+            guard let self, self.state == .connected else { return }
+            self.sequence += 1
+            let data: JSONValue = .object([
+                "type": "ping", "seq": .integer(Int64(self.sequence)), "t": .integer(self.loop.now().nanoseconds),
+            ])
+            self.client?.send(.message(room: self.settings.room, data: data))
+            self.recorder.countMessageSent()
+            self.scheduleMessages()
+        })
+    }
+
+    private func end(_ outcome: PeerRecord.Outcome, phase: String?, reason: String?) {
+        if case .ended = state { return }
+        state = .ended(outcome)
+        timers.forEach(loop.cancel)
+        timers = []
+        client?.close()
+        client = nil
+        let now = loop.now()
+        recorder.finish(PeerRecord(id: settings.id, group: settings.group, role: "member",
+                                   startedAtMs: startedAt.map(recorder.offset) ?? recorder.offset(now),
+                                   endedAtMs: recorder.offset(now), phases: phases, outcome: outcome,
+                                   failedPhase: outcome == .failed ? phase : nil, failureReason: reason))
+    }
+}

@@ -1,0 +1,38 @@
+import Metrics
+import Report
+import RTCBase
+
+/// Collects what a worker's peers measure: the figures of METRICS.md, one record per
+/// peer as it ends (handed on at once, so `peers.ndjson` grows while the run goes on),
+/// and the counts behind the progress line.
+public final class RunRecorder {
+    public let runStart: Instant
+    public private(set) var metrics = MetricSet()
+    public private(set) var records: [PeerRecord] = []
+    public private(set) var messagesSent = 0
+    public private(set) var messagesReceived = 0
+    /// Called with each record the moment a peer ends.
+    public var onRecord: (PeerRecord) -> Void = { _ in }
+
+    public init(runStart: Instant) { self.runStart = runStart }
+
+    /// Milliseconds since the run started.
+    public func offset(_ instant: Instant) -> Double { instant.milliseconds(since: runStart) }
+
+    public func record(_ value: Double, in name: MetricName) { metrics.record(value, in: name) }
+
+    public func countMessageSent() { messagesSent += 1 }
+    public func countMessageReceived() { messagesReceived += 1 }
+
+    public func finish(_ record: PeerRecord) {
+        records.append(record)
+        if record.outcome == .failed { metrics.increment(.failedPeers) }
+        for (phase, value) in record.phases {
+            if let name = MetricName(rawValue: phase), name.kind == .distribution { metrics.record(value, in: name) }
+        }
+        onRecord(record)
+    }
+
+    /// Sets a level at the end of the run (`connected_peers`).
+    public func set(_ name: MetricName, to value: Double) { metrics.set(name, to: value) }
+}
