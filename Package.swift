@@ -22,6 +22,7 @@ let package = Package(
 
         // Sans-IO core.
         .target(name: "RTCBase"),
+        .target(name: "RTP", dependencies: ["RTCBase"]),
 
         // Test support: virtual time, in-memory network, fuzzing, captured fixtures.
         .target(name: "WebRTCTestKit", dependencies: ["RTCBase"]),
@@ -29,6 +30,7 @@ let package = Package(
         // Tests.
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
         .testTarget(name: "RTCBaseTests", dependencies: ["RTCBase"]),
+        .testTarget(name: "RTPTests", dependencies: ["RTP", "RTCBase", "WebRTCTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )
