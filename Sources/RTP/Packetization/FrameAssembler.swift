@@ -1,0 +1,171 @@
+import RTCBase
+
+/// Collects received RTP packets of one stream into complete frames.
+///
+/// Packets are kept by extended sequence number in a ring of `capacity` slots, so
+/// reordering, duplicates and wrap-around are handled. A frame is complete when its
+/// packets share a timestamp, run without a gap from a start (the payload's start flag,
+/// or for H.264 the packet after the previous frame) to an end (marker or E bit). When a
+/// frame completes, older incomplete frames still buffered are dropped and counted.
+/// Call `insert` per packet, then `pollFrame()` until nil.
+public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
+    /// What the assembler did with its input.
+    public struct Statistics: Equatable, Sendable {
+        public var framesCompleted = 0
+        public var keyframesCompleted = 0
+        /// Incomplete frames dropped because a later frame completed first.
+        public var framesDropped = 0
+        public var duplicatePackets = 0
+        /// Packets of frames already completed or dropped.
+        public var latePackets = 0
+        public var malformedPackets = 0
+        /// Packets pushed out of the ring by much newer ones.
+        public var evictedPackets = 0
+    }
+
+    private struct Slot: Sendable {
+        var sequence: Int64
+        var timestamp: UInt32
+        var marker: Bool
+        var info: RtpPayloadInfo
+        var payload: ByteReader
+        var arrival: Instant
+    }
+
+    public let depacketizer: Depacketizer
+    public private(set) var statistics = Statistics()
+    private var slots: [Slot?]
+    private let mask: Int64
+    private var unwrapper = SequenceNumberUnwrapper()
+    /// The last packet of the last completed frame.
+    private var lastCompleted: Int64?
+    private var ready: [AssembledFrame] = []
+
+    /// `capacity` (rounded up to a power of two) bounds the packets held: it must cover
+    /// the largest frame and the reordering window.
+    public init(depacketizer: Depacketizer, capacity: Int = 2048) {
+        var size = 1
+        while size < capacity { size <<= 1 }
+        self.depacketizer = depacketizer
+        slots = Array(repeating: nil, count: size)
+        mask = Int64(size - 1)
+    }
+
+    /// Takes one received packet (the payload is referenced, not copied).
+    public mutating func insert(_ packet: RtpPacket, now: Instant) {
+        let sequence = unwrapper.unwrap(packet.sequenceNumber)
+        if let lastCompleted, sequence <= lastCompleted {
+            statistics.latePackets += 1
+            return
+        }
+        let index = Int(sequence & mask)
+        if let existing = slots[index] {
+            if existing.sequence == sequence {
+                statistics.duplicatePackets += 1
+                return
+            }
+            if existing.sequence > sequence {
+                statistics.latePackets += 1
+                return
+            }
+            statistics.evictedPackets += 1
+        }
+        let payload = ByteReader(packet.bytes, range: packet.payloadRange)
+        guard let info = try? depacketizer.inspect(payload) else {
+            statistics.malformedPackets += 1
+            return
+        }
+        slots[index] = Slot(
+            sequence: sequence, timestamp: packet.timestamp, marker: packet.marker, info: info, payload: payload,
+            arrival: now)
+        var next: Int64? = sequence
+        while let candidate = next, let end = complete(around: candidate) {
+            next = end + 1
+        }
+    }
+
+    /// The next completed frame, oldest first.
+    public mutating func pollFrame() -> AssembledFrame? {
+        ready.isEmpty ? nil : ready.removeFirst()
+    }
+
+    private func slot(_ sequence: Int64) -> Slot? {
+        guard let slot = slots[Int(sequence & mask)], slot.sequence == sequence else { return nil }
+        return slot
+    }
+
+    /// Completes the frame holding packet `sequence` if it can; returns its last packet.
+    private mutating func complete(around sequence: Int64) -> Int64? {
+        guard let packet = slot(sequence), let start = frameStart(from: packet),
+            let end = frameEnd(from: packet)
+        else { return nil }
+        var frame = AssembledFrame(
+            timestamp: packet.timestamp, data: [], isKeyframe: false, firstSequence: start, lastSequence: end,
+            firstArrival: packet.arrival, lastArrival: packet.arrival)
+        var malformed = false
+        for current in start...end {
+            guard let part = slot(current) else { return nil }
+            frame.isKeyframe = frame.isKeyframe || part.info.isKeyframe
+            frame.firstArrival = min(frame.firstArrival, part.arrival)
+            frame.lastArrival = max(frame.lastArrival, part.arrival)
+            if !malformed, (try? depacketizer.append(part.payload, to: &frame.data)) == nil { malformed = true }
+        }
+        dropOlder(than: start)
+        for current in start...end { slots[Int(current & mask)] = nil }
+        lastCompleted = end
+        if malformed {
+            statistics.malformedPackets += 1
+            statistics.framesDropped += 1
+        } else {
+            statistics.framesCompleted += 1
+            if frame.isKeyframe { statistics.keyframesCompleted += 1 }
+            ready.append(frame)
+        }
+        return end
+    }
+
+    /// Walks back from `packet` to the first packet of its frame; nil if a packet is missing.
+    private func frameStart(from packet: Slot) -> Int64? {
+        var current = packet
+        for _ in 0...mask {
+            switch current.info.isFrameStart {
+            case true: return current.sequence
+            case false, nil:
+                let previous = current.sequence - 1
+                if current.info.isFrameStart == nil, previous == lastCompleted { return current.sequence }
+                guard let before = slot(previous) else { return nil }
+                if before.timestamp != current.timestamp {
+                    return current.info.isFrameStart == nil ? current.sequence : nil
+                }
+                current = before
+            }
+        }
+        return nil
+    }
+
+    /// Walks forward from `packet` to the last packet of its frame; nil if one is missing.
+    private func frameEnd(from packet: Slot) -> Int64? {
+        var current = packet
+        for _ in 0...mask {
+            if current.marker || current.info.isFrameEnd == true { return current.sequence }
+            guard let after = slot(current.sequence + 1), after.timestamp == current.timestamp else { return nil }
+            current = after
+        }
+        return nil
+    }
+
+    /// Drops the buffered packets before `start`, counting the frames they belonged to.
+    private mutating func dropOlder(than start: Int64) {
+        let from = max(lastCompleted.map { $0 + 1 } ?? start - mask, start - mask)
+        var previousTimestamp: UInt32?
+        var current = from
+        while current < start {
+            if let dropped = slot(current) {
+                if dropped.timestamp != previousTimestamp { statistics.framesDropped += 1 }
+                previousTimestamp = dropped.timestamp
+                slots[Int(current & mask)] = nil
+            }
+            current += 1
+        }
+    }
+}
