@@ -23,6 +23,7 @@ let package = Package(
         // Sans-IO core.
         .target(name: "RTCBase"),
         .target(name: "RTP", dependencies: ["RTCBase"]),
+        .target(name: "RTPSession", dependencies: ["RTCBase", "RTP"]),
 
         // Test support: virtual time, in-memory network, fuzzing, captured fixtures.
         .target(name: "WebRTCTestKit", dependencies: ["RTCBase"]),
@@ -31,6 +32,7 @@ let package = Package(
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
         .testTarget(name: "RTCBaseTests", dependencies: ["RTCBase"]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "RTPSessionTests", dependencies: ["RTPSession", "RTP", "RTCBase", "WebRTCTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )
