@@ -40,7 +40,6 @@ struct SequenceTracker: Sendable {
     /// The extended highest sequence number.
     var extendedMax: Int64 { cycles + Int64(maxSequence) }
 
-
     mutating func update(_ sequence: UInt16) -> Outcome {
         if !started {
             started = true
