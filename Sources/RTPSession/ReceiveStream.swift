@@ -85,8 +85,11 @@ public struct ReceiveStream: Sendable {
             counters.packetsNotCounted += 1
             return true
         }
+        // Slide first: the slot of a new highest number may still hold one a window older.
+        history.advance(to: max(highest, sequence))
         if history.hasArrived(sequence) {
             counters.duplicates += 1
+            self.history = history
             return false
         }
         if sequence > highest + 1, configuration.nack {
@@ -95,7 +98,6 @@ public struct ReceiveStream: Sendable {
         let recovered = sequence < highest && nackGenerator.arrived(sequence, now: now)
         highest = max(highest, sequence)
         history.record(sequence, onTime: !recovered)
-        history.advance(to: highest)
         self.history = history
         received += 1
         if recovered {

@@ -107,6 +107,18 @@ final class ReceiveStreamTests: XCTestCase {
         XCTAssertEqual(statistics.packetsReceived, 6)
     }
 
+    func testLongRunPastTheHistoryWindowKeepsCounting() {
+        var receiver = stream(probation: 2)
+        for index in 0..<10_000 where index != 6_000 {
+            _ = receiver.receive(sequenceNumber: UInt16(truncatingIfNeeded: 40_000 + index), timestamp: 0, now: ms(Int64(index)))
+        }
+        let statistics = receiver.snapshot(now: ms(10_000))
+        XCTAssertEqual(statistics.packetsExpected, 10_000)
+        XCTAssertEqual(statistics.packetsReceived, 9_999)
+        XCTAssertEqual(statistics.duplicates, 0)
+        XCTAssertEqual(statistics.burstEpisodes, 1)
+    }
+
     func testReportBlockFractionAndCumulativeLostPerInterval() {
         var receiver = stream()
         for sequence in UInt16(0)..<100 where sequence % 4 != 1 {
