@@ -161,6 +161,7 @@ public struct ReceiveStream: Sendable {
             result.burstMax = max(result.burstMax, bursts.longest)
             result.burstEpisodes += bursts.episodes
         }
+        result.jitter = jitter.jitter
         result.jitterMs = jitter.milliseconds(jitter.jitter)
         result.jitterMeanMs = jitter.milliseconds(jitter.mean)
         result.jitterMaxMs = jitter.milliseconds(jitter.maximum)

@@ -15,7 +15,9 @@ public struct ReceiveStreamStatistics: Equatable, Sendable {
     /// Longest run of network-lost packets and the number of such runs.
     public var burstMax = 0
     public var burstEpisodes = 0
-    /// Interarrival jitter (RFC 3550 A.8): now, mean over the run, maximum; in ms.
+    /// Interarrival jitter (RFC 3550 A.8) now, in timestamp units.
+    public var jitter: Double = 0
+    /// The same in ms, then its mean over the run and its maximum.
     public var jitterMs: Double = 0
     public var jitterMeanMs: Double = 0
     public var jitterMaxMs: Double = 0

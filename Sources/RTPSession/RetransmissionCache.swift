@@ -14,22 +14,27 @@ struct RetransmissionCache: Sendable {
         var lastResent: Instant?
     }
 
-    private var entries: [Entry?]
+    /// Allocated on the first packet stored, so streams that never send cost nothing.
+    private var entries: [Entry?] = []
+    private let capacity: Int
 
-    init(capacity: Int) { entries = Array(repeating: nil, count: max(1, min(capacity, 0x1_0000))) }
+    init(capacity: Int) { self.capacity = max(1, min(capacity, 0x1_0000)) }
 
     mutating func store(_ entry: Entry) {
-        entries[Int(entry.sequenceNumber) % entries.count] = entry
+        if entries.isEmpty { entries = Array(repeating: nil, count: capacity) }
+        entries[Int(entry.sequenceNumber) % capacity] = entry
     }
 
     /// The packet sent with `sequenceNumber`, if still held.
     func entry(_ sequenceNumber: UInt16) -> Entry? {
-        guard let entry = entries[Int(sequenceNumber) % entries.count], entry.sequenceNumber == sequenceNumber
+        guard !entries.isEmpty, let entry = entries[Int(sequenceNumber) % capacity],
+            entry.sequenceNumber == sequenceNumber
         else { return nil }
         return entry
     }
 
     mutating func markResent(_ sequenceNumber: UInt16, at now: Instant) {
-        entries[Int(sequenceNumber) % entries.count]?.lastResent = now
+        guard !entries.isEmpty else { return }
+        entries[Int(sequenceNumber) % capacity]?.lastResent = now
     }
 }

@@ -84,6 +84,7 @@ final class ReceiveStreamTests: XCTestCase {
             previous = (arrivalUnits, sendUnits)
         }
         let statistics = receiver.snapshot(now: ms(20_000))
+        XCTAssertEqual(statistics.jitter, expected, accuracy: 1e-6)
         XCTAssertEqual(statistics.jitterMs, expected / 90, accuracy: 1e-6)
         XCTAssertGreaterThan(statistics.jitterMs, 5, "a 40 ms delay spread gives several ms of jitter")
         XCTAssertEqual(receiver.makeReportBlock(now: ms(20_000))?.jitter, UInt32(expected))

@@ -42,17 +42,20 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
     private var ready: [AssembledFrame] = []
 
     /// `capacity` (rounded up to a power of two) bounds the packets held: it must cover
-    /// the largest frame and the reordering window.
-    public init(depacketizer: Depacketizer, capacity: Int = 2048) {
+    /// the largest frame (a 200 KB keyframe is 170 packets at MTU 1200) and the
+    /// reordering window. The ring (about 64 bytes a slot) is allocated on the first
+    /// packet, so idle streams cost nothing.
+    public init(depacketizer: Depacketizer, capacity: Int = 512) {
         var size = 1
         while size < capacity { size <<= 1 }
         self.depacketizer = depacketizer
-        slots = Array(repeating: nil, count: size)
+        slots = []
         mask = Int64(size - 1)
     }
 
     /// Takes one received packet (the payload is referenced, not copied).
     public mutating func insert(_ packet: RtpPacket, now: Instant) {
+        if slots.isEmpty { slots = Array(repeating: nil, count: Int(mask) + 1) }
         let sequence = unwrapper.unwrap(packet.sequenceNumber)
         if let lastCompleted, sequence <= lastCompleted {
             statistics.latePackets += 1
