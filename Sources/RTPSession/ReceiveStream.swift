@@ -27,7 +27,9 @@ public struct ReceiveStream: Sendable {
 
     public let configuration: Configuration
     private var tracker: SequenceTracker
-    private var history: ReceptionHistory?
+    /// Valid once the source passed probation (RFC 3550 A.1).
+    private var validated = false
+    private var history = ReceptionHistory(first: 0)
     private var jitter: JitterEstimator
     private(set) var nackGenerator: NackGenerator
     private var base: Int64 = 0
@@ -60,18 +62,18 @@ public struct ReceiveStream: Sendable {
             counters.packetsNotCounted += 1
             return true
         case .restarted(let first, let last):
-            if history != nil {
+            if validated {
                 carried = snapshot(now: now)
                 counters.restarts += 1
             }
+            validated = true
             base = first
             highest = last
             received = last - first + 1
             expectedPrior = 0
             receivedPrior = 0
-            var fresh = ReceptionHistory(first: first)
-            for sequence in first...last { fresh.record(sequence, onTime: true) }
-            history = fresh
+            history = ReceptionHistory(first: first)
+            for sequence in first...last { history.record(sequence, onTime: true) }
             nackGenerator.reset()
             jitter.update(timestamp: timestamp, arrival: now)
             return true
@@ -81,7 +83,7 @@ public struct ReceiveStream: Sendable {
     }
 
     private mutating func accept(_ sequence: Int64, timestamp: UInt32, now: Instant) -> Bool {
-        guard var history, sequence >= base, !history.isTooOld(sequence) else {
+        guard sequence >= base, !history.isTooOld(sequence) else {
             counters.packetsNotCounted += 1
             return true
         }
@@ -89,7 +91,6 @@ public struct ReceiveStream: Sendable {
         history.advance(to: max(highest, sequence))
         if history.hasArrived(sequence) {
             counters.duplicates += 1
-            self.history = history
             return false
         }
         if sequence > highest + 1, configuration.nack {
@@ -98,7 +99,6 @@ public struct ReceiveStream: Sendable {
         let recovered = sequence < highest && nackGenerator.arrived(sequence, now: now)
         highest = max(highest, sequence)
         history.record(sequence, onTime: !recovered)
-        self.history = history
         received += 1
         if recovered {
             counters.packetsRecovered += 1
@@ -117,7 +117,7 @@ public struct ReceiveStream: Sendable {
     /// The reception report block for this stream (RFC 3550 6.4.1, A.3); advances the
     /// interval used for the fraction lost. Nil before the source is valid.
     public mutating func makeReportBlock(now: Instant) -> ReportBlock? {
-        guard history != nil else { return nil }
+        guard validated else { return nil }
         let expected = highest - base + 1
         let expectedInterval = expected - expectedPrior
         let receivedInterval = received - receivedPrior
@@ -154,7 +154,7 @@ public struct ReceiveStream: Sendable {
         result.packetsReceived = carried.packetsReceived
         result.burstMax = carried.burstMax
         result.burstEpisodes = carried.burstEpisodes
-        if let history {
+        if validated {
             result.packetsExpected += highest - base + 1
             result.packetsReceived += received
             let bursts = history.burstsIncludingPending(upTo: highest)

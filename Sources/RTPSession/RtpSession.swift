@@ -118,11 +118,13 @@ public struct RtpSession: Sendable {
             }
             media = original
         }
-        guard receiveStreams[media.ssrc] != nil else {
+        guard receiveStreams.index(forKey: media.ssrc) != nil else {
             counters.unknownSsrcPackets += 1
             return nil
         }
-        if media.ssrc == packet.ssrc { lastPayloadTypes[media.ssrc] = media.payloadType }
+        if media.ssrc == packet.ssrc, lastPayloadTypes[media.ssrc] != media.payloadType {
+            lastPayloadTypes[media.ssrc] = media.payloadType
+        }
         let fresh = receiveStreams[media.ssrc]?.receive(
             sequenceNumber: media.sequenceNumber, timestamp: media.timestamp, now: now) ?? false
         return fresh ? media : nil
@@ -167,7 +169,11 @@ public struct RtpSession: Sendable {
 
     /// When `handleTimeout` is next needed: the next report or NACK.
     public func pollTimeout() -> Instant? {
-        receiveStreams.values.compactMap(\.nackGenerator.nextDue).reduce(nextReport) { min($0, $1) }
+        var earliest = nextReport
+        for stream in receiveStreams.values {
+            if let due = stream.nackGenerator.nextDue, due < earliest { earliest = due }
+        }
+        return earliest
     }
 
     /// Reception figures of receive stream `ssrc`.

@@ -99,8 +99,10 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
 
     /// Completes the frame holding packet `sequence` if it can; returns its last packet.
     private mutating func complete(around sequence: Int64) -> Int64? {
-        guard let packet = slot(sequence), let start = frameStart(from: packet),
-            let end = frameEnd(from: packet)
+        // The end first: packets arriving in order fail here at once, so each frame is
+        // walked back only once, when its last packet arrives.
+        guard let packet = slot(sequence), let end = frameEnd(from: packet),
+            let start = frameStart(from: packet)
         else { return nil }
         var frame = AssembledFrame(
             timestamp: packet.timestamp, data: [], isKeyframe: false, firstSequence: start, lastSequence: end,
