@@ -7,14 +7,8 @@ import RTCBase
 /// every retry interval (the round-trip time plus a quarter, at least
 /// `minimumRetryInterval`) up to `maxRetries` times; then it is given up. The list holds
 /// at most `maxMissing` packets (the oldest go first).
-public struct NackGenerator: Sendable {
-    public struct Configuration: Equatable, Sendable {
-        public var firstDelay: Duration = .milliseconds(10)
-        public var maxRetries = 10
-        public var minimumRetryInterval: Duration = .milliseconds(20)
-        public var maxMissing = 1000
-        public init() {}
-    }
+struct NackGenerator: Sendable {
+    typealias Configuration = NackConfiguration
 
     private struct Entry: Sendable {
         var sequence: Int64
@@ -23,22 +17,20 @@ public struct NackGenerator: Sendable {
         var lastSent: Instant?
     }
 
-    public let configuration: Configuration
+    let configuration: Configuration
     /// Missing packets in ascending sequence order (gaps only open above the highest).
     private var missing: [Entry] = []
     /// No entry is due before this (it may be early after arrivals; never late).
     private(set) var nextDue: Instant?
     /// Packets NACKed at least once that later arrived.
-    public private(set) var recovered = 0
+    private(set) var recovered = 0
     /// Packets dropped from the list after `maxRetries` NACKs or by overflow.
-    public private(set) var givenUp = 0
+    private(set) var givenUp = 0
     /// Smoothed time from a packet's last NACK to its arrival (a round-trip estimate
     /// for receivers that get no RTCP sender reports).
-    public private(set) var nackResponseTime: Duration?
+    private(set) var nackResponseTime: Duration?
 
-    public init(configuration: Configuration = .init()) { self.configuration = configuration }
-
-    public var missingCount: Int { missing.count }
+    init(configuration: Configuration) { self.configuration = configuration }
 
     /// Packets `range`, all above any already missing, went missing at `now`.
     mutating func markMissing(_ range: Range<Int64>, now: Instant) {

@@ -43,7 +43,7 @@ public struct ReceiveStream: Sendable {
     /// Compact NTP time of the last SR from this source and when it arrived.
     private var lastSenderReport: (compact: UInt32, arrival: Instant)?
 
-    public init(configuration: Configuration, nack: NackGenerator.Configuration = .init()) {
+    public init(configuration: Configuration, nack: NackConfiguration = .init()) {
         self.configuration = configuration
         tracker = SequenceTracker(probation: configuration.probation)
         jitter = JitterEstimator(clockRate: configuration.clockRate)

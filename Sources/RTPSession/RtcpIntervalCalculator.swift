@@ -6,16 +6,16 @@ import RTCBase
 /// only the receivers) sharing the RTCP bandwidth, Td = max(Tmin, n * avg_rtcp_size /
 /// bandwidth share); the interval is Td times a random factor in [0.5, 1.5] divided by
 /// e - 3/2 = 1.21828. Tmin is half the minimum before the first report (6.3.1).
-public struct RtcpIntervalCalculator: Sendable {
+struct RtcpIntervalCalculator: Sendable {
     /// RTCP bandwidth in bytes per second (RFC 3550 6.2: typically 5 % of the session).
-    public var bandwidth: Double
+    var bandwidth: Double
     /// Minimum interval (RFC 3550 recommends 5 s; RFC 4585 feedback profiles may use less).
-    public var minimumInterval: Duration
+    var minimumInterval: Duration
     /// Average compound RTCP packet size in bytes, with lower-layer overhead (6.3.3).
-    public private(set) var averagePacketSize: Double
+    private(set) var averagePacketSize: Double
     private var generator: SeededGenerator
 
-    public init(bandwidth: Double, minimumInterval: Duration = .seconds(5), seed: UInt64) {
+    init(bandwidth: Double, minimumInterval: Duration = .seconds(5), seed: UInt64) {
         self.bandwidth = bandwidth
         self.minimumInterval = minimumInterval
         averagePacketSize = 100
@@ -23,12 +23,12 @@ public struct RtcpIntervalCalculator: Sendable {
     }
 
     /// Updates the average with a compound packet sent or received (6.3.3: weight 1/16).
-    public mutating func observe(packetSize: Int) {
+    mutating func observe(packetSize: Int) {
         averagePacketSize += (Double(packetSize + 28) - averagePacketSize) / 16
     }
 
     /// The randomized interval to the next report.
-    public mutating func nextInterval(members: Int, senders: Int, weSent: Bool, initial: Bool) -> Duration {
+    mutating func nextInterval(members: Int, senders: Int, weSent: Bool, initial: Bool) -> Duration {
         let minimum = Double(minimumInterval.nanoseconds) / 1e9 / (initial ? 2 : 1)
         var share = bandwidth
         var count = Double(max(1, members))

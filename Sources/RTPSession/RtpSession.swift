@@ -21,7 +21,7 @@ public struct RtpSession: Sendable {
         /// RTCP bandwidth in bytes per second (RFC 3550 6.2).
         public var rtcpBandwidth: Double = 12_500
         public var rtcpMinimumInterval: Duration = .seconds(5)
-        public var nack = NackGenerator.Configuration()
+        public var nack = NackConfiguration()
 
         public init(cname: String, seed: UInt64, feedbackSsrc: UInt32) {
             self.cname = cname

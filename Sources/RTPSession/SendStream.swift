@@ -6,30 +6,31 @@ import RTP
 /// and a retransmission cache answering NACKs with plain resends (same SSRC and
 /// sequence number) or RTX packets (RFC 4588 4) when an RTX SSRC/payload type is set.
 public struct SendStream: Sendable {
+    /// The RTX stream resends go on (RFC 4588: `a=ssrc-group:FID`, `apt=`).
+    public struct Rtx: Equatable, Sendable {
+        public var ssrc: UInt32
+        public var payloadType: UInt8
+        public init(ssrc: UInt32, payloadType: UInt8) {
+            self.ssrc = ssrc
+            self.payloadType = payloadType
+        }
+    }
+
     public struct Configuration: Equatable, Sendable {
         public var ssrc: UInt32
         public var payloadType: UInt8
         public var clockRate: Int
-        /// RTX SSRC and payload type (`a=ssrc-group:FID`, `apt=`), if negotiated.
-        public var rtx: (ssrc: UInt32, payloadType: UInt8)?
+        /// Resend on an RTX stream; nil: resend the original packet.
+        public var rtx: Rtx?
         /// Packets kept for resends (0: NACKs are not answered).
         public var cacheCapacity: Int
 
-        public init(
-            ssrc: UInt32, payloadType: UInt8, clockRate: Int, rtx: (ssrc: UInt32, payloadType: UInt8)? = nil,
-            cacheCapacity: Int = 1024
-        ) {
+        public init(ssrc: UInt32, payloadType: UInt8, clockRate: Int, rtx: Rtx? = nil, cacheCapacity: Int = 1024) {
             self.ssrc = ssrc
             self.payloadType = payloadType
             self.clockRate = clockRate
             self.rtx = rtx
             self.cacheCapacity = cacheCapacity
-        }
-
-        public static func == (lhs: Configuration, rhs: Configuration) -> Bool {
-            lhs.ssrc == rhs.ssrc && lhs.payloadType == rhs.payloadType && lhs.clockRate == rhs.clockRate
-                && lhs.rtx?.ssrc == rhs.rtx?.ssrc && lhs.rtx?.payloadType == rhs.rtx?.payloadType
-                && lhs.cacheCapacity == rhs.cacheCapacity
         }
     }
 

@@ -7,7 +7,7 @@ import XCTest
 final class RtpSessionFuzzTests: XCTestCase {
     func testFuzzedRtcpAndRtpNeverTrapAndAreCounted() {
         var session = RtpSession(configuration: .init(cname: "fuzz", seed: 3, feedbackSsrc: 1), now: .zero)
-        session.addSendStream(.init(ssrc: 2, payloadType: 96, clockRate: 90_000, rtx: (4, 97)))
+        session.addSendStream(.init(ssrc: 2, payloadType: 96, clockRate: 90_000, rtx: .init(ssrc: 4, payloadType: 97)))
         session.addReceiveStream(.init(ssrc: 3, clockRate: 90_000, nack: true, rtxSsrc: 5))
         for index in 0..<200 {
             session.send(RtpPayload(bytes: [UInt8(index)], marker: true), ssrc: 2, mediaTimestamp: UInt32(index), now: .zero)

@@ -11,7 +11,7 @@ final class RtpSessionTests: XCTestCase {
         var a = RtpSession(configuration: .init(cname: "a", seed: 1, feedbackSsrc: 0xA), now: .zero)
         var b = RtpSession(configuration: .init(cname: "b", seed: 2, feedbackSsrc: 0xB), now: .zero)
         a.addSendStream(
-            .init(ssrc: videoSsrc, payloadType: 96, clockRate: 90_000, rtx: rtx ? (rtxSsrc, 97) : nil))
+            .init(ssrc: videoSsrc, payloadType: 96, clockRate: 90_000, rtx: rtx ? .init(ssrc: rtxSsrc, payloadType: 97) : nil))
         b.addReceiveStream(.init(ssrc: videoSsrc, clockRate: 90_000, nack: true, rtxSsrc: rtx ? rtxSsrc : nil))
         return SessionPair(a: a, b: b, delay: delay, loss: loss)
     }
