@@ -41,6 +41,43 @@ final class RtpSessionTests: XCTestCase {
         XCTAssertEqual(link.b.roundTripTime?.milliseconds ?? 0, 40, accuracy: 3, "NACK response time: 2 x 20 ms")
     }
 
+    func testVp8FramesSurviveFivePercentLossWhenTheAssemblerWaitsForResends() {
+        var link = pair(delay: .milliseconds(20), loss: 0.05)
+        var packetizer = Vp8Packetizer()
+        let videoSsrc = self.videoSsrc
+        link.run(until: Instant.zero + .seconds(10)) { link in
+            let milliseconds = link.now.nanoseconds / 1_000_000
+            guard milliseconds % 33 == 0 else { return }
+            let index = milliseconds / 33
+            var frame = [UInt8](repeating: UInt8(truncatingIfNeeded: index), count: 5000)
+            frame[0] = index == 1 ? 0x10 : 0x11  // VP8 payload header: P=0 on the first frame only
+            for payload in packetizer.packetize(frame, isKeyframe: index == 1, maxPayloadSize: 1200) {
+                link.a.send(payload, ssrc: videoSsrc, mediaTimestamp: UInt32(index * 3000), now: link.now)
+            }
+        }
+        link.lossActive = false
+        link.run(until: Instant.zero + .seconds(11))
+        func assemble(maxWait: Duration) -> FrameAssembler<Vp8Depacketizer>.Statistics {
+            var assembler = FrameAssembler(depacketizer: Vp8Depacketizer(), maxWait: maxWait)
+            for (packet, at) in link.receivedByB {
+                if let due = assembler.pollTimeout(), due <= at { assembler.handleTimeout(now: at) }
+                assembler.insert(packet, now: at)
+                while let frame = assembler.pollFrame() { XCTAssertEqual(frame.data.count, 5000) }
+            }
+            assembler.handleTimeout(now: link.now)
+            return assembler.statistics
+        }
+        // 303 frames of 5 packets; about 75 packets lost once, all resent within 150 ms.
+        let waiting = assemble(maxWait: .milliseconds(150))
+        XCTAssertEqual(waiting.framesCompleted, 303)
+        XCTAssertEqual(waiting.framesDropped, 0)
+        XCTAssertEqual(waiting.keyframesCompleted, 1)
+        // Without waiting, a frame that lost a packet is overtaken by the next one.
+        let impatient = assemble(maxWait: .zero)
+        XCTAssertGreaterThan(impatient.framesDropped, 40)
+        XCTAssertEqual(impatient.framesCompleted + impatient.framesDropped, 303)
+    }
+
     func testRoundTripTimeFromReceiverReportEqualsLinkDelay() {
         var link = pair(delay: .milliseconds(25), loss: 0)
         link.run(until: Instant.zero + .seconds(20), each: sendVideo)
@@ -85,7 +122,7 @@ final class RtpSessionTests: XCTestCase {
         XCTAssertEqual(rtx.payloadType, 97)
         XCTAssertEqual(rtx.timestamp, original.timestamp)
         XCTAssertEqual(Array(rtx.payload), [UInt8(original.sequenceNumber >> 8), UInt8(original.sequenceNumber & 0xff), 0xA2])
-        let restored = try XCTUnwrap(link.receivedByB.last)
+        let restored = try XCTUnwrap(link.receivedByB.last?.packet)
         XCTAssertEqual(restored.ssrc, videoSsrc)
         XCTAssertEqual(restored.sequenceNumber, original.sequenceNumber)
         XCTAssertEqual(restored.payloadType, 96)

@@ -16,7 +16,7 @@ struct SessionPair {
     var eventsA: [RtpSession.Event] = []
     var eventsB: [RtpSession.Event] = []
     var sentFromA: [[UInt8]] = []
-    var receivedByB: [RtpPacket] = []
+    var receivedByB: [(packet: RtpPacket, at: Instant)] = []
     var lossActive = true
 
     init(a: RtpSession, b: RtpSession, delay: Duration, loss: Double) {
@@ -53,7 +53,7 @@ struct SessionPair {
                 switch (delivery.toB, delivery.packet) {
                 case (true, .rtp(let bytes)):
                     if let packet = try? RtpPacket(parsing: bytes), let media = b.handleRtp(packet, now: now) {
-                        receivedByB.append(media)
+                        receivedByB.append((media, now))
                     }
                 case (false, .rtp(let bytes)):
                     if let packet = try? RtpPacket(parsing: bytes) { _ = a.handleRtp(packet, now: now) }

@@ -49,6 +49,35 @@ final class FrameAssemblerTests: XCTestCase {
         XCTAssertEqual(assembler.statistics.latePackets, 1)
     }
 
+    func testLaterFrameWaitsForAResendThenBothComeOutInOrder() {
+        let frames = vp8Frames(count: 2, size: 3000, firstSequence: 65_534)
+        var assembler = FrameAssembler(depacketizer: Vp8Depacketizer(), maxWait: .milliseconds(100))
+        for packet in frames[0] where packet.sequenceNumber != 65_535 { assembler.insert(packet, now: .zero) }
+        for packet in frames[1] { assembler.insert(packet, now: Instant(nanoseconds: 33_000_000)) }
+        XCTAssertNil(assembler.pollFrame()?.timestamp, "frame 1 waits for frame 0")
+        XCTAssertEqual(assembler.pollTimeout(), Instant(nanoseconds: 133_000_000))
+        assembler.insert(frames[0][1], now: Instant(nanoseconds: 60_000_000))  // the resend
+        XCTAssertEqual(assembler.pollFrame()?.timestamp, 0)
+        XCTAssertEqual(assembler.pollFrame()?.timestamp, 3000)
+        XCTAssertNil(assembler.pollTimeout())
+        XCTAssertEqual(assembler.statistics.framesDropped, 0)
+        XCTAssertEqual(assembler.statistics.framesCompleted, 2)
+    }
+
+    func testLaterFrameGivesUpOnOlderAfterMaxWait() {
+        let frames = vp8Frames(count: 2, size: 3000, firstSequence: 10)
+        var assembler = FrameAssembler(depacketizer: Vp8Depacketizer(), maxWait: .milliseconds(100))
+        for packet in frames[0] where packet.sequenceNumber != 11 { assembler.insert(packet, now: .zero) }
+        for packet in frames[1] { assembler.insert(packet, now: Instant(nanoseconds: 33_000_000)) }
+        assembler.handleTimeout(now: Instant(nanoseconds: 132_999_999))
+        XCTAssertNil(assembler.pollFrame()?.timestamp)
+        assembler.handleTimeout(now: Instant(nanoseconds: 133_000_000))
+        XCTAssertEqual(assembler.pollFrame()?.timestamp, 3000)
+        XCTAssertEqual(assembler.statistics.framesDropped, 1)
+        assembler.insert(frames[0][1], now: Instant(nanoseconds: 140_000_000))
+        XCTAssertEqual(assembler.statistics.latePackets, 1)
+    }
+
     func testLostFirstPacketIsRecoveredByResendBeforeNextFrame() {
         let frames = vp8Frames(count: 2, size: 3000, firstSequence: 7)
         var assembler = FrameAssembler(depacketizer: Vp8Depacketizer())

@@ -1,22 +1,27 @@
 import RTCBase
 
-/// Collects received RTP packets of one stream into complete frames.
+/// Collects received RTP packets of one stream into complete frames, in order.
 ///
 /// Packets are kept by extended sequence number in a ring of `capacity` slots, so
 /// reordering, duplicates and wrap-around are handled. A frame is complete when its
 /// packets share a timestamp, run without a gap from a start (the payload's start flag,
-/// or for H.264 the packet after the previous frame) to an end (marker or E bit). When a
-/// frame completes, older incomplete frames still buffered are dropped and counted.
-/// Call `insert` per packet, then `pollFrame()` until nil.
+/// or for H.264 the packet after the previous frame) to an end (marker or E bit).
+///
+/// Frames come out in sequence order. A complete frame that follows an incomplete one
+/// waits up to `maxWait` for the older frame to complete (a NACK resend takes about a
+/// round trip); then the older incomplete frames are dropped and counted. With
+/// `maxWait` zero a later complete frame drops older incomplete ones at once. Call
+/// `insert` per packet and `handleTimeout(now:)` at `pollTimeout()`, then `pollFrame()`
+/// until nil.
 public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
     /// What the assembler did with its input.
     public struct Statistics: Equatable, Sendable {
         public var framesCompleted = 0
         public var keyframesCompleted = 0
-        /// Incomplete frames dropped because a later frame completed first.
+        /// Incomplete frames dropped because a later frame completed and waited them out.
         public var framesDropped = 0
         public var duplicatePackets = 0
-        /// Packets of frames already completed or dropped.
+        /// Packets of frames already delivered or dropped.
         public var latePackets = 0
         public var malformedPackets = 0
         /// Packets pushed out of the ring by much newer ones.
@@ -32,23 +37,34 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
         var arrival: Instant
     }
 
+    /// A complete frame waiting for older incomplete ones.
+    private struct Pending: Sendable {
+        var frame: AssembledFrame
+        var completedAt: Instant
+    }
+
     public let depacketizer: Depacketizer
     public private(set) var statistics = Statistics()
     private var slots: [Slot?]
     private let mask: Int64
     private var unwrapper = SequenceNumberUnwrapper()
-    /// The last packet of the last completed frame.
+    /// The last packet of the last frame delivered or dropped.
     private var lastCompleted: Int64?
+    /// Complete frames not yet delivered, in sequence order.
+    private var pending: [Pending] = []
     private var ready: [AssembledFrame] = []
+    /// How long a complete frame waits for older incomplete frames.
+    public let maxWait: Duration
 
     /// `capacity` (rounded up to a power of two) bounds the packets held: it must cover
     /// the largest frame (a 200 KB keyframe is 170 packets at MTU 1200) and the
     /// reordering window. The ring (about 64 bytes a slot) is allocated on the first
     /// packet, so idle streams cost nothing.
-    public init(depacketizer: Depacketizer, capacity: Int = 512) {
+    public init(depacketizer: Depacketizer, capacity: Int = 512, maxWait: Duration = .zero) {
         var size = 1
         while size < capacity { size <<= 1 }
         self.depacketizer = depacketizer
+        self.maxWait = maxWait
         slots = []
         mask = Int64(size - 1)
     }
@@ -59,6 +75,10 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
         let sequence = unwrapper.unwrap(packet.sequenceNumber)
         if let lastCompleted, sequence <= lastCompleted {
             statistics.latePackets += 1
+            return
+        }
+        if pending.contains(where: { $0.frame.firstSequence <= sequence && sequence <= $0.frame.lastSequence }) {
+            statistics.duplicatePackets += 1
             return
         }
         let index = Int(sequence & mask)
@@ -82,14 +102,39 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
             sequence: sequence, timestamp: packet.timestamp, marker: packet.marker, info: info, payload: payload,
             arrival: now)
         var next: Int64? = sequence
-        while let candidate = next, let end = complete(around: candidate) {
+        while let candidate = next, let end = complete(around: candidate, now: now) {
             next = end + 1
         }
+        release(now: now)
     }
 
-    /// The next completed frame, oldest first.
+    /// Delivers frames that waited `maxWait` for older incomplete ones.
+    public mutating func handleTimeout(now: Instant) { release(now: now) }
+
+    /// When a waiting frame gives up on the frames before it.
+    public func pollTimeout() -> Instant? { pending.first.map { $0.completedAt + maxWait } }
+
+    /// The next frame, in sequence order.
     public mutating func pollFrame() -> AssembledFrame? {
         ready.isEmpty ? nil : ready.removeFirst()
+    }
+
+    /// Moves pending frames to `ready`: those right after the last delivered one, and
+    /// those that waited long enough (dropping what came before them).
+    private mutating func release(now: Instant) {
+        while let first = pending.first {
+            let start = first.frame.firstSequence
+            // The first frame of the stream follows nothing: it waits only for buffered
+            // packets before it.
+            let follows = lastCompleted.map { start == $0 + 1 } ?? !((start - mask)..<start).contains { slot($0) != nil }
+            guard follows || now >= first.completedAt + maxWait else { return }
+            if !follows { dropOlder(than: start) }
+            pending.removeFirst()
+            lastCompleted = first.frame.lastSequence
+            statistics.framesCompleted += 1
+            if first.frame.isKeyframe { statistics.keyframesCompleted += 1 }
+            ready.append(first.frame)
+        }
     }
 
     private func slot(_ sequence: Int64) -> Slot? {
@@ -98,7 +143,7 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
     }
 
     /// Completes the frame holding packet `sequence` if it can; returns its last packet.
-    private mutating func complete(around sequence: Int64) -> Int64? {
+    private mutating func complete(around sequence: Int64, now: Instant) -> Int64? {
         // The end first: packets arriving in order fail here at once, so each frame is
         // walked back only once, when its last packet arrives.
         guard let packet = slot(sequence), let end = frameEnd(from: packet),
@@ -115,16 +160,14 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
             frame.lastArrival = max(frame.lastArrival, part.arrival)
             if !malformed, (try? depacketizer.append(part.payload, to: &frame.data)) == nil { malformed = true }
         }
-        dropOlder(than: start)
         for current in start...end { slots[Int(current & mask)] = nil }
-        lastCompleted = end
         if malformed {
+            // Its packets are gone: what follows waits for it as for a lost frame.
             statistics.malformedPackets += 1
             statistics.framesDropped += 1
         } else {
-            statistics.framesCompleted += 1
-            if frame.isKeyframe { statistics.keyframesCompleted += 1 }
-            ready.append(frame)
+            let index = pending.firstIndex { $0.frame.firstSequence > start } ?? pending.endIndex
+            pending.insert(Pending(frame: frame, completedAt: now), at: index)
         }
         return end
     }
@@ -137,7 +180,9 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
             case true: return current.sequence
             case false, nil:
                 let previous = current.sequence - 1
-                if current.info.isFrameStart == nil, previous == lastCompleted { return current.sequence }
+                if current.info.isFrameStart == nil, previous == lastCompleted || endsPendingFrame(previous) {
+                    return current.sequence
+                }
                 guard let before = slot(previous) else { return nil }
                 if before.timestamp != current.timestamp {
                     return current.info.isFrameStart == nil ? current.sequence : nil
@@ -146,6 +191,10 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
             }
         }
         return nil
+    }
+
+    private func endsPendingFrame(_ sequence: Int64) -> Bool {
+        pending.contains { $0.frame.lastSequence == sequence }
     }
 
     /// Walks forward from `packet` to the last packet of its frame; nil if one is missing.
