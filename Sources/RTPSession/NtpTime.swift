@@ -28,7 +28,4 @@ public struct NtpTime: Sendable {
     public static func compactDuration(_ duration: Duration) -> UInt32 {
         UInt32(clamping: max(0, duration.nanoseconds) * 65_536 / 1_000_000_000)
     }
-
-    /// 1/65536 s units to milliseconds.
-    public static func milliseconds(compact: UInt32) -> Double { Double(compact) * 1000 / 65_536 }
 }

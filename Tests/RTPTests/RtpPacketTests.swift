@@ -53,6 +53,19 @@ final class RtpPacketTests: XCTestCase {
         XCTAssertEqual(Array(packet.payload), [0x99])
     }
 
+    func testOneByteExtensionStopsAtId15AndAtAnOverrunningElement() throws {
+        var bytes: [UInt8] = [
+            0x90, 0x60, 0x00, 0x01, 0, 0, 0, 0, 0, 0, 0, 1,  // V=2 X=1 | PT=96 seq 1 | ts 0 | SSRC 1
+            0xBE, 0xDE, 0x00, 0x01,  // one-byte profile, 1 word
+            0x10, 0x07, 0xF0, 0x33,  // ID=1 L=0: 07 | ID=15: stop parsing (rest ignored)
+        ]
+        XCTAssertEqual(try RtpPacket(parsing: bytes).extensions.map(\.id), [1])
+        bytes[18] = 0x23  // ID=2 L=3 (4 bytes) but only 1 byte left in the block
+        XCTAssertEqual(try RtpPacket(parsing: bytes).extensions.map(\.id), [1])
+        bytes[13] = 0xDF  // unknown profile 0xBEDF: no elements
+        XCTAssertTrue(Array(try RtpPacket(parsing: bytes).extensions).isEmpty)
+    }
+
     func testWriteThenParseRestoresEveryField() throws {
         var writer = ByteWriter(capacity: 1500)
         for twoByte in [false, true] {
