@@ -5,6 +5,7 @@ import RTP
 /// A.1), expected/received/lost (A.3), jitter (A.8), loss bursts, NACK generation and
 /// reception report blocks (6.4.1).
 public struct ReceiveStream: Sendable {
+    /// What the remote SDP says about the stream.
     public struct Configuration: Equatable, Sendable {
         public var ssrc: UInt32
         public var clockRate: Int
@@ -43,6 +44,7 @@ public struct ReceiveStream: Sendable {
     /// Compact NTP time of the last SR from this source and when it arrived.
     private var lastSenderReport: (compact: UInt32, arrival: Instant)?
 
+    /// A stream that is valid once `configuration.probation` packets arrived in sequence.
     public init(configuration: Configuration, nack: NackConfiguration = .init()) {
         self.configuration = configuration
         tracker = SequenceTracker(probation: configuration.probation)

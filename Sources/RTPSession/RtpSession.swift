@@ -9,6 +9,7 @@ import RTP
 /// `pollTransmit()` (plaintext RTP and RTCP for SRTP to protect) and `pollEvent()`, and
 /// call `handleTimeout` again at `pollTimeout()`.
 public struct RtpSession: Sendable {
+    /// Settings fixed for the session's life.
     public struct Configuration: Sendable {
         /// The SDES CNAME (RFC 3550 6.5.1) sent with every report.
         public var cname: String
@@ -36,6 +37,7 @@ public struct RtpSession: Sendable {
         case rtcp([UInt8])
     }
 
+    /// What the session tells its owner.
     public enum Event: Equatable, Sendable {
         /// A PLI or new FIR asked for a keyframe on one of our send streams.
         case keyframeRequested(ssrc: UInt32)
@@ -72,6 +74,7 @@ public struct RtpSession: Sendable {
     public internal(set) var reportRoundTripTime: Duration?
     var writer = ByteWriter(capacity: 1500)
 
+    /// A session whose first RTCP report is due a randomized half interval after `now`.
     public init(configuration: Configuration, now: Instant) {
         self.configuration = configuration
         generator = SeededGenerator(seed: configuration.seed)
@@ -81,10 +84,12 @@ public struct RtpSession: Sendable {
         nextReport = now + interval.nextInterval(members: 2, senders: 1, weSent: false, initial: true)
     }
 
+    /// Adds a stream to send, with initial sequence number and timestamp drawn from the seed.
     public mutating func addSendStream(_ stream: SendStream.Configuration) {
         sendStreams[stream.ssrc] = SendStream(configuration: stream, using: &generator)
     }
 
+    /// Adds a stream to receive (and its RTX stream, if any), known from the remote SDP.
     public mutating func addReceiveStream(_ stream: ReceiveStream.Configuration) {
         receiveStreams[stream.ssrc] = ReceiveStream(configuration: stream, nack: configuration.nack)
         if let rtx = stream.rtxSsrc { rtxStreams[rtx] = stream.ssrc }

@@ -16,6 +16,7 @@ public struct SendStream: Sendable {
         }
     }
 
+    /// What the local SDP says about the stream.
     public struct Configuration: Equatable, Sendable {
         public var ssrc: UInt32
         public var payloadType: UInt8
@@ -57,6 +58,8 @@ public struct SendStream: Sendable {
     private var writer = ByteWriter(capacity: 1500)
     private var lastFirSequence: UInt8?
 
+    /// A stream whose initial sequence number, RTX sequence number and timestamp offset
+    /// are drawn from `generator` (RFC 3550 5.1: random initial values).
     public init<Generator: RandomNumberGenerator>(configuration: Configuration, using generator: inout Generator) {
         self.configuration = configuration
         header = RtpHeader(

@@ -6,6 +6,7 @@ public struct SequenceNumberUnwrapper: Sendable {
 
     public init() {}
 
+    /// The extended value of `sequenceNumber` (the first one seen keeps its value).
     public mutating func unwrap(_ sequenceNumber: UInt16) -> Int64 {
         guard let highest else {
             highest = Int64(sequenceNumber)

@@ -39,6 +39,7 @@ public struct FullIntraRequest: Equatable, Sendable {
         guard !entries.isEmpty else { throw .invalid("FIR without FCI") }
     }
 
+    /// Appends the packet to `writer` (padded to 32 bits, length field filled in).
     public func write(to writer: inout ByteWriter) {
         let start = RtcpHeader.begin(count: Self.format, packetType: RtcpHeader.payloadFeedback, to: &writer)
         writer.writeU32(senderSsrc)

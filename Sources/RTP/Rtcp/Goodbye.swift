@@ -24,6 +24,7 @@ public struct Goodbye: Equatable, Sendable {
         }
     }
 
+    /// Appends the packet to `writer` (padded to 32 bits, length field filled in).
     public func write(to writer: inout ByteWriter) {
         let written = ssrcs.prefix(31)
         let start = RtcpHeader.begin(count: UInt8(written.count), packetType: RtcpHeader.goodbye, to: &writer)

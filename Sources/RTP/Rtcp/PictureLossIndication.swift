@@ -19,6 +19,7 @@ public struct PictureLossIndication: Equatable, Sendable {
         mediaSsrc = try reader.readU32("PLI media SSRC")
     }
 
+    /// Appends the packet to `writer` (padded to 32 bits, length field filled in).
     public func write(to writer: inout ByteWriter) {
         let start = RtcpHeader.begin(count: Self.format, packetType: RtcpHeader.payloadFeedback, to: &writer)
         writer.writeU32(senderSsrc)

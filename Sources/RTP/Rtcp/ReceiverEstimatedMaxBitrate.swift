@@ -35,6 +35,7 @@ public struct ReceiverEstimatedMaxBitrate: Equatable, Sendable {
         for _ in 0..<count { ssrcs.append(try reader.readU32("REMB SSRC")) }
     }
 
+    /// Appends the packet to `writer` (padded to 32 bits, length field filled in).
     public func write(to writer: inout ByteWriter) {
         let start = RtcpHeader.begin(count: Self.format, packetType: RtcpHeader.payloadFeedback, to: &writer)
         writer.writeU32(senderSsrc)

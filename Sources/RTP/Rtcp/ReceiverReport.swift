@@ -18,6 +18,7 @@ public struct ReceiverReport: Equatable, Sendable {
         reports = try ReportBlock.readBlocks(Int(header.count), from: &reader)
     }
 
+    /// Appends the packet to `writer` (padded to 32 bits, length field filled in).
     public func write(to writer: inout ByteWriter) {
         let blocks = reports.prefix(31)
         let start = RtcpHeader.begin(count: UInt8(blocks.count), packetType: RtcpHeader.receiverReport, to: &writer)

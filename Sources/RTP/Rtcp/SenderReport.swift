@@ -38,6 +38,7 @@ public struct SenderReport: Equatable, Sendable {
     /// The middle 32 bits of the NTP timestamp, as receivers echo it in LSR (6.4.1).
     public var compactNtp: UInt32 { UInt32(truncatingIfNeeded: ntpTimestamp >> 16) }
 
+    /// Appends the packet to `writer` (padded to 32 bits, length field filled in).
     public func write(to writer: inout ByteWriter) {
         let blocks = reports.prefix(31)
         let start = RtcpHeader.begin(count: UInt8(blocks.count), packetType: RtcpHeader.senderReport, to: &writer)

@@ -42,6 +42,7 @@ public struct SourceDescription: Equatable, Sendable {
         }
     }
 
+    /// Appends the packet to `writer` (padded to 32 bits, length field filled in).
     public func write(to writer: inout ByteWriter) {
         let written = chunks.prefix(31)
         let start = RtcpHeader.begin(

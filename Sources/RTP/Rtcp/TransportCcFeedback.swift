@@ -102,6 +102,7 @@ public struct TransportCcFeedback: Equatable, Sendable {
         }
     }
 
+    /// Appends the packet to `writer` (padded to 32 bits, length field filled in).
     public func write(to writer: inout ByteWriter) {
         let start = RtcpHeader.begin(count: Self.format, packetType: RtcpHeader.transportFeedback, to: &writer)
         writer.writeU32(senderSsrc)
