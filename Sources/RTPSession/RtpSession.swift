@@ -72,7 +72,8 @@ public struct RtpSession: Sendable {
     var events: [Event] = []
     /// The latest round-trip time from RTCP reports.
     public internal(set) var reportRoundTripTime: Duration?
-    var writer = ByteWriter(capacity: 1500)
+    /// Grows on first use and keeps its capacity: idle sessions hold no buffer.
+    var writer = ByteWriter()
 
     /// A session whose first RTCP report is due a randomized half interval after `now`.
     public init(configuration: Configuration, now: Instant) {

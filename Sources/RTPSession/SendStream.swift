@@ -55,7 +55,8 @@ public struct SendStream: Sendable {
     private var cache: RetransmissionCache?
     /// The RTP timestamp of the last packet and when it went, to extrapolate SR times.
     private var lastSent: (timestamp: UInt32, at: Instant)?
-    private var writer = ByteWriter(capacity: 1500)
+    /// Grows on first use and keeps its capacity: idle streams hold no buffer.
+    private var writer = ByteWriter()
     private var lastFirSequence: UInt8?
 
     /// A stream whose initial sequence number, RTX sequence number and timestamp offset
