@@ -41,6 +41,8 @@ public struct ReceiveStream: Sendable {
     /// Figures of the sequence before the last restart.
     private var carried: ReceiveStreamStatistics
     private var counters: ReceiveStreamStatistics
+    /// When we last asked this stream's sender for a keyframe.
+    private(set) var lastKeyframeRequest: Instant?
     /// Compact NTP time of the last SR from this source and when it arrived.
     private var lastSenderReport: (compact: UInt32, arrival: Instant)?
 
@@ -145,7 +147,8 @@ public struct ReceiveStream: Sendable {
         return due.map { UInt16(truncatingIfNeeded: $0) }
     }
 
-    mutating func countKeyframeRequest(fullIntraRequest: Bool) {
+    mutating func countKeyframeRequest(fullIntraRequest: Bool, now: Instant) {
+        lastKeyframeRequest = now
         if fullIntraRequest { counters.firsSent += 1 } else { counters.plisSent += 1 }
     }
 

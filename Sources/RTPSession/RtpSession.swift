@@ -23,6 +23,8 @@ public struct RtpSession: Sendable {
         public var rtcpBandwidth: Double = 12_500
         public var rtcpMinimumInterval: Duration = .seconds(5)
         public var nack = NackConfiguration()
+        /// Least time between two keyframe requests for one stream.
+        public var keyframeRequestInterval: Duration = .milliseconds(250)
 
         public init(cname: String, seed: UInt64, feedbackSsrc: UInt32) {
             self.cname = cname
@@ -151,10 +153,16 @@ public struct RtpSession: Sendable {
     }
 
     /// Asks the sender of `ssrc` for a keyframe: a PLI (RFC 4585 6.3.1) or a FIR with a
-    /// new command sequence number (RFC 5104 4.3.1).
-    public mutating func requestKeyframe(ssrc: UInt32, fullIntraRequest: Bool = false) {
-        guard receiveStreams[ssrc] != nil else { return }
-        receiveStreams[ssrc]?.countKeyframeRequest(fullIntraRequest: fullIntraRequest)
+    /// new command sequence number (RFC 5104 4.3.1). Call it whenever a keyframe is
+    /// missing (no keyframe yet, a frame dropped): requests closer together than
+    /// `keyframeRequestInterval` or the round-trip time are suppressed, as the answer
+    /// to the last one is still on its way. Returns whether a request went out.
+    @discardableResult
+    public mutating func requestKeyframe(ssrc: UInt32, fullIntraRequest: Bool = false, now: Instant) -> Bool {
+        let spacing = max(configuration.keyframeRequestInterval, roundTripTime ?? .zero)
+        guard let stream = receiveStreams[ssrc], stream.lastKeyframeRequest.map({ now - $0 >= spacing }) ?? true
+        else { return false }
+        receiveStreams[ssrc]?.countKeyframeRequest(fullIntraRequest: fullIntraRequest, now: now)
         writer.reset()
         if fullIntraRequest {
             firSequence &+= 1
@@ -164,6 +172,7 @@ public struct RtpSession: Sendable {
             PictureLossIndication(senderSsrc: localSsrc, mediaSsrc: ssrc).write(to: &writer)
         }
         outgoing.append(.rtcp(writer.bytes))
+        return true
     }
 
     /// The SSRC our reports and feedback come from.

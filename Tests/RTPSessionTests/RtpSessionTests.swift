@@ -142,8 +142,9 @@ final class RtpSessionTests: XCTestCase {
 
     func testPliAndNewFirRequestKeyframesOnce() {
         var link = pair(delay: .milliseconds(5), loss: 0)
-        link.b.requestKeyframe(ssrc: videoSsrc)
-        link.b.requestKeyframe(ssrc: videoSsrc, fullIntraRequest: true)
+        XCTAssertTrue(link.b.requestKeyframe(ssrc: videoSsrc, now: .zero))
+        XCTAssertFalse(link.b.requestKeyframe(ssrc: videoSsrc, now: Instant.zero + .milliseconds(249)), "within 250 ms")
+        XCTAssertTrue(link.b.requestKeyframe(ssrc: videoSsrc, fullIntraRequest: true, now: Instant.zero + .milliseconds(250)))
         link.collect()
         // The same FIR command sequence number again is a repeat, not a new request.
         var writer = ByteWriter()
