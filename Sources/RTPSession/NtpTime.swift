@@ -26,6 +26,9 @@ public struct NtpTime: Sendable {
 
     /// A duration in 1/65536 s, as DLSR counts it.
     public static func compactDuration(_ duration: Duration) -> UInt32 {
-        UInt32(clamping: max(0, duration.nanoseconds) * 65_536 / 1_000_000_000)
+        let nanoseconds = max(0, duration.nanoseconds)
+        // Seconds and fraction apart: nanoseconds x 65536 would overflow after 39 hours.
+        let seconds = nanoseconds / 1_000_000_000
+        return UInt32(clamping: seconds * 65_536 + nanoseconds % 1_000_000_000 * 65_536 / 1_000_000_000)
     }
 }

@@ -132,7 +132,7 @@ public struct ReceiveStream: Sendable {
         return ReportBlock(
             ssrc: configuration.ssrc, fractionLost: UInt8(clamping: fraction),
             cumulativeLost: Int32(clamping: expected - received),
-            extendedHighestSequence: UInt32(truncatingIfNeeded: highest), jitter: UInt32(jitter.jitter),
+            extendedHighestSequence: UInt32(truncatingIfNeeded: highest), jitter: UInt32(min(jitter.jitter, Double(UInt32.max))),
             lastSenderReport: lastSenderReport?.compact ?? 0,
             delaySinceLastSenderReport: lastSenderReport.map { NtpTime.compactDuration(now - $0.arrival) } ?? 0)
     }

@@ -143,8 +143,9 @@ public struct SendStream: Sendable {
     /// extrapolated from the last packet sent; nil before anything was sent.
     public func makeSenderReport(now: Instant, ntp: NtpTime, reports: [ReportBlock]) -> SenderReport? {
         guard let lastSent else { return nil }
-        let elapsed = (now - lastSent.at).nanoseconds
-        let advance = UInt32(truncatingIfNeeded: elapsed * Int64(configuration.clockRate) / 1_000_000_000)
+        // In floating point: nanoseconds x clock rate overflows Int64 after a day.
+        let elapsed = Double(max(0, (now - lastSent.at).nanoseconds)) / 1e9
+        let advance = UInt32(truncatingIfNeeded: Int64(elapsed * Double(configuration.clockRate)))
         return SenderReport(
             ssrc: configuration.ssrc, ntpTimestamp: ntp.timestamp(at: now), rtpTimestamp: lastSent.timestamp &+ advance,
             packetCount: counters.packets, octetCount: counters.octets, reports: reports)

@@ -120,6 +120,19 @@ final class ReceiveStreamTests: XCTestCase {
         XCTAssertEqual(statistics.burstEpisodes, 1)
     }
 
+    func testHugeGapsAndOldSenderReportsDoNotTrap() {
+        var receiver = stream()
+        _ = receiver.receive(sequenceNumber: 1, timestamp: 0, now: ms(0))
+        // Two days later, with a timestamp that went backwards by 2^31.
+        _ = receiver.receive(sequenceNumber: 2, timestamp: 0x8000_0000, now: ms(172_800_000))
+        receiver.receivedSenderReport(
+            SenderReport(ssrc: 7, ntpTimestamp: 1 << 32, rtpTimestamp: 0, packetCount: 0, octetCount: 0), now: ms(0))
+        let block = receiver.makeReportBlock(now: ms(172_800_000))
+        XCTAssertEqual(block?.delaySinceLastSenderReport, UInt32.max, "DLSR saturates past 18 hours")
+        // D = 172,800 s x 90 kHz + 2^31 (the timestamp went back); J = D / 16.
+        XCTAssertEqual(block?.jitter, 1_106_217_728)
+    }
+
     func testReportBlockFractionAndCumulativeLostPerInterval() {
         var receiver = stream()
         for sequence in UInt16(0)..<100 where sequence % 4 != 1 {
