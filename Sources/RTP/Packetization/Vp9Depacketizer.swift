@@ -1,7 +1,8 @@
 import RTCBase
 
 /// Reads VP9 payloads (RFC 9628): B starts a frame, E ends it, and a frame that is not
-/// inter-predicted (P=0) at its start is a keyframe.
+/// inter-predicted (P=0) at its start is a keyframe. With spatial layers each layer frame
+/// (B...E) comes out of the assembler on its own, all with the picture's timestamp.
 public struct Vp9Depacketizer: RtpDepacketizer {
     public init() {}
 
