@@ -56,6 +56,8 @@ public struct RtpSession: Sendable {
         public var malformedRtcp = 0
         public var unknownSsrcPackets = 0
         public var malformedRtx = 0
+        /// Packets with no payload, only padding (RFC 3550 5.1), as senders probe with.
+        public var paddingOnlyPackets = 0
         public var reportsSent = 0
     }
 
@@ -116,10 +118,15 @@ public struct RtpSession: Sendable {
 
     /// Accounts for a received (already unprotected) RTP packet. Returns the packet to
     /// depacketize (an RTX resend comes back as the original packet), or nil for a
-    /// duplicate, an unknown SSRC or a malformed RTX packet.
+    /// duplicate, an unknown SSRC, a malformed RTX packet or a padding-only packet
+    /// (bandwidth probes: on a media stream they still count in its sequence).
     public mutating func handleRtp(_ packet: RtpPacket, now: Instant) -> RtpPacket? {
         var media = packet
         if let mediaSsrc = rtxStreams[packet.ssrc] {
+            if packet.payloadRange.isEmpty {
+                counters.paddingOnlyPackets += 1
+                return nil
+            }
             guard let original = unwrapRtx(packet, mediaSsrc: mediaSsrc) else {
                 counters.malformedRtx += 1
                 return nil
@@ -135,6 +142,10 @@ public struct RtpSession: Sendable {
         }
         let fresh = receiveStreams[media.ssrc]?.receive(
             sequenceNumber: media.sequenceNumber, timestamp: media.timestamp, now: now) ?? false
+        if fresh, media.payloadRange.isEmpty {
+            counters.paddingOnlyPackets += 1
+            return nil
+        }
         return fresh ? media : nil
     }
 

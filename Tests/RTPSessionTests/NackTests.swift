@@ -51,6 +51,20 @@ final class NackTests: XCTestCase {
         XCTAssertEqual(statistics?.packetsLost, 3)
     }
 
+    func testPaddingOnlyPacketsCountInSequenceButAreNotDelivered() throws {
+        var receiver = session()
+        var writer = ByteWriter()
+        RtpHeader(payloadType: 96, sequenceNumber: 1, timestamp: 0, ssrc: 0x0BBB).write(payload: [], padding: 255, to: &writer)
+        let padding = try RtpPacket(parsing: writer.bytes)
+        XCTAssertNotNil(receiver.handleRtp(packet(0), now: ms(0)))
+        XCTAssertNil(receiver.handleRtp(padding, now: ms(1)))
+        XCTAssertNotNil(receiver.handleRtp(packet(2), now: ms(2)))
+        receiver.handleTimeout(now: ms(20))
+        XCTAssertTrue(drainRtcp(&receiver).isEmpty, "sequence 1 is not missing: no NACK")
+        XCTAssertEqual(receiver.counters.paddingOnlyPackets, 1)
+        XCTAssertEqual(receiver.receiveStatistics(ssrc: 0x0BBB, now: ms(20))?.packetsLost, 0)
+    }
+
     func testResendAfterNackCountsAsNetworkLossButNotResidual() {
         var receiver = session()
         for sequence: UInt16 in [0, 1, 3, 4, 6, 7] { _ = receiver.handleRtp(packet(sequence), now: ms(0)) }
