@@ -25,6 +25,8 @@ let package = Package(
 
         // Sans-IO core.
         .target(name: "RTCBase"),
+        .target(name: "RTP", dependencies: ["RTCBase"]),
+        .target(name: "RTPSession", dependencies: ["RTCBase", "RTP"]),
         .target(name: "STUN", dependencies: ["RTCBase", "COpenSSL"]),
         .target(name: "ICE", dependencies: ["RTCBase", "STUN"]),
         .target(name: "DTLS", dependencies: ["RTCBase", "COpenSSL"]),
@@ -92,6 +94,8 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "STUNTests", dependencies: ["STUN", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "ICETests", dependencies: ["ICE", "STUN", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "RTPTests", dependencies: ["RTP", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "RTPSessionTests", dependencies: ["RTPSession", "RTP", "RTCBase", "WebRTCTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

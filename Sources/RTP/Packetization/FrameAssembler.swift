@@ -1,0 +1,225 @@
+import RTCBase
+
+/// Collects received RTP packets of one stream into complete frames, in order.
+///
+/// Packets are kept by extended sequence number in a ring of `capacity` slots, so
+/// reordering, duplicates and wrap-around are handled. A frame is complete when its
+/// packets share a timestamp, run without a gap from a start (the payload's start flag,
+/// or for H.264 the packet after the previous frame) to an end (marker or E bit).
+///
+/// Frames come out in sequence order. A complete frame that follows an incomplete one
+/// waits up to `maxWait` for the older frame to complete (a NACK resend takes about a
+/// round trip); then the older incomplete frames are dropped and counted. With
+/// `maxWait` zero a later complete frame drops older incomplete ones at once. Call
+/// `insert` per packet and `handleTimeout(now:)` at `pollTimeout()`, then `pollFrame()`
+/// until nil.
+public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
+    /// What the assembler did with its input.
+    public struct Statistics: Equatable, Sendable {
+        public var framesCompleted = 0
+        public var keyframesCompleted = 0
+        /// Incomplete frames dropped because a later frame completed and waited them out.
+        public var framesDropped = 0
+        public var duplicatePackets = 0
+        /// Packets of frames already delivered or dropped.
+        public var latePackets = 0
+        public var malformedPackets = 0
+        /// Packets pushed out of the ring by much newer ones.
+        public var evictedPackets = 0
+    }
+
+    private struct Slot: Sendable {
+        var sequence: Int64
+        var timestamp: UInt32
+        var marker: Bool
+        var info: RtpPayloadInfo
+        var payload: ByteReader
+        var arrival: Instant
+    }
+
+    /// A complete frame waiting for older incomplete ones.
+    private struct Pending: Sendable {
+        var frame: AssembledFrame
+        var completedAt: Instant
+    }
+
+    public let depacketizer: Depacketizer
+    public private(set) var statistics = Statistics()
+    private var slots: [Slot?]
+    private let mask: Int64
+    private var unwrapper = SequenceNumberUnwrapper()
+    /// The last packet of the last frame delivered or dropped.
+    private var lastCompleted: Int64?
+    /// Complete frames not yet delivered, in sequence order.
+    private var pending: [Pending] = []
+    private var ready: [AssembledFrame] = []
+    /// How long a complete frame waits for older incomplete frames.
+    public let maxWait: Duration
+
+    /// `capacity` (rounded up to a power of two) bounds the packets held: it must cover
+    /// the largest frame (a 200 KB keyframe is 170 packets at MTU 1200) and the
+    /// reordering window. The ring (about 64 bytes a slot) is allocated on the first
+    /// packet, so idle streams cost nothing.
+    public init(depacketizer: Depacketizer, capacity: Int = 512, maxWait: Duration = .zero) {
+        var size = 1
+        while size < capacity { size <<= 1 }
+        self.depacketizer = depacketizer
+        self.maxWait = maxWait
+        slots = []
+        mask = Int64(size - 1)
+    }
+
+    /// Takes one received packet (the payload is referenced, not copied).
+    public mutating func insert(_ packet: RtpPacket, now: Instant) {
+        if slots.isEmpty { slots = Array(repeating: nil, count: Int(mask) + 1) }
+        let sequence = unwrapper.unwrap(packet.sequenceNumber)
+        if let lastCompleted, sequence <= lastCompleted {
+            statistics.latePackets += 1
+            return
+        }
+        if pending.contains(where: { $0.frame.firstSequence <= sequence && sequence <= $0.frame.lastSequence }) {
+            statistics.duplicatePackets += 1
+            return
+        }
+        let index = Int(sequence & mask)
+        if let existing = slots[index] {
+            if existing.sequence == sequence {
+                statistics.duplicatePackets += 1
+                return
+            }
+            if existing.sequence > sequence {
+                statistics.latePackets += 1
+                return
+            }
+            statistics.evictedPackets += 1
+        }
+        let payload = ByteReader(packet.bytes, range: packet.payloadRange)
+        guard let info = try? depacketizer.inspect(payload) else {
+            statistics.malformedPackets += 1
+            return
+        }
+        slots[index] = Slot(
+            sequence: sequence, timestamp: packet.timestamp, marker: packet.marker, info: info, payload: payload,
+            arrival: now)
+        var next: Int64? = sequence
+        while let candidate = next, let end = complete(around: candidate, now: now) {
+            next = end + 1
+        }
+        release(now: now)
+    }
+
+    /// Delivers frames that waited `maxWait` for older incomplete ones.
+    public mutating func handleTimeout(now: Instant) { release(now: now) }
+
+    /// When a waiting frame gives up on the frames before it.
+    public func pollTimeout() -> Instant? { pending.first.map { $0.completedAt + maxWait } }
+
+    /// The next frame, in sequence order.
+    public mutating func pollFrame() -> AssembledFrame? {
+        ready.isEmpty ? nil : ready.removeFirst()
+    }
+
+    /// Moves pending frames to `ready`: those right after the last delivered one, and
+    /// those that waited long enough (dropping what came before them).
+    private mutating func release(now: Instant) {
+        while let first = pending.first {
+            let start = first.frame.firstSequence
+            // The first frame of the stream follows nothing: it waits only for buffered
+            // packets before it.
+            let follows = lastCompleted.map { start == $0 + 1 } ?? !((start - mask)..<start).contains { slot($0) != nil }
+            guard follows || now >= first.completedAt + maxWait else { return }
+            if !follows { dropOlder(than: start) }
+            pending.removeFirst()
+            lastCompleted = first.frame.lastSequence
+            statistics.framesCompleted += 1
+            if first.frame.isKeyframe { statistics.keyframesCompleted += 1 }
+            ready.append(first.frame)
+        }
+    }
+
+    private func slot(_ sequence: Int64) -> Slot? {
+        guard let slot = slots[Int(sequence & mask)], slot.sequence == sequence else { return nil }
+        return slot
+    }
+
+    /// Completes the frame holding packet `sequence` if it can; returns its last packet.
+    private mutating func complete(around sequence: Int64, now: Instant) -> Int64? {
+        // The end first: packets arriving in order fail here at once, so each frame is
+        // walked back only once, when its last packet arrives.
+        guard let packet = slot(sequence), let end = frameEnd(from: packet),
+            let start = frameStart(from: packet)
+        else { return nil }
+        var frame = AssembledFrame(
+            timestamp: packet.timestamp, data: [], isKeyframe: false, firstSequence: start, lastSequence: end,
+            firstArrival: packet.arrival, lastArrival: packet.arrival)
+        var malformed = false
+        for current in start...end {
+            guard let part = slot(current) else { return nil }
+            frame.isKeyframe = frame.isKeyframe || part.info.isKeyframe
+            frame.firstArrival = min(frame.firstArrival, part.arrival)
+            frame.lastArrival = max(frame.lastArrival, part.arrival)
+            if !malformed, (try? depacketizer.append(part.payload, to: &frame.data)) == nil { malformed = true }
+        }
+        for current in start...end { slots[Int(current & mask)] = nil }
+        if malformed {
+            // Its packets are gone: what follows waits for it as for a lost frame.
+            statistics.malformedPackets += 1
+            statistics.framesDropped += 1
+        } else {
+            let index = pending.firstIndex { $0.frame.firstSequence > start } ?? pending.endIndex
+            pending.insert(Pending(frame: frame, completedAt: now), at: index)
+        }
+        return end
+    }
+
+    /// Walks back from `packet` to the first packet of its frame; nil if a packet is missing.
+    private func frameStart(from packet: Slot) -> Int64? {
+        var current = packet
+        for _ in 0...mask {
+            switch current.info.isFrameStart {
+            case true: return current.sequence
+            case false, nil:
+                let previous = current.sequence - 1
+                if current.info.isFrameStart == nil, previous == lastCompleted || endsPendingFrame(previous) {
+                    return current.sequence
+                }
+                guard let before = slot(previous) else { return nil }
+                if before.timestamp != current.timestamp {
+                    return current.info.isFrameStart == nil ? current.sequence : nil
+                }
+                current = before
+            }
+        }
+        return nil
+    }
+
+    private func endsPendingFrame(_ sequence: Int64) -> Bool {
+        pending.contains { $0.frame.lastSequence == sequence }
+    }
+
+    /// Walks forward from `packet` to the last packet of its frame; nil if one is missing.
+    private func frameEnd(from packet: Slot) -> Int64? {
+        var current = packet
+        for _ in 0...mask {
+            if current.marker || current.info.isFrameEnd == true { return current.sequence }
+            guard let after = slot(current.sequence + 1), after.timestamp == current.timestamp else { return nil }
+            current = after
+        }
+        return nil
+    }
+
+    /// Drops the buffered packets before `start`, counting the frames they belonged to.
+    private mutating func dropOlder(than start: Int64) {
+        let from = max(lastCompleted.map { $0 + 1 } ?? start - mask, start - mask)
+        var previousTimestamp: UInt32?
+        var current = from
+        while current < start {
+            if let dropped = slot(current) {
+                if dropped.timestamp != previousTimestamp { statistics.framesDropped += 1 }
+                previousTimestamp = dropped.timestamp
+                slots[Int(current & mask)] = nil
+            }
+            current += 1
+        }
+    }
+}

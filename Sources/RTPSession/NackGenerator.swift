@@ -1,0 +1,106 @@
+import RTCBase
+
+/// Decides which missing packets to NACK and when (RFC 4585 6.2.1 feedback), sans-IO.
+///
+/// A gap in sequence numbers puts the missing packets on a list. Each is NACKed
+/// `firstDelay` after it went missing (so mild reordering fills in first), then again
+/// every retry interval (the round-trip time plus a quarter, at least
+/// `minimumRetryInterval`) up to `maxRetries` times; then it is given up. The list holds
+/// at most `maxMissing` packets (the oldest go first).
+struct NackGenerator: Sendable {
+    typealias Configuration = NackConfiguration
+
+    private struct Entry: Sendable {
+        var sequence: Int64
+        var due: Instant
+        var sent = 0
+        var lastSent: Instant?
+    }
+
+    let configuration: Configuration
+    /// Missing packets in ascending sequence order (gaps only open above the highest).
+    private var missing: [Entry] = []
+    /// No entry is due before this (it may be early after arrivals; never late).
+    private(set) var nextDue: Instant?
+    /// Packets NACKed at least once that later arrived.
+    private(set) var recovered = 0
+    /// Packets dropped from the list after `maxRetries` NACKs or by overflow.
+    private(set) var givenUp = 0
+    /// Smoothed time from a packet's last NACK to its arrival (a round-trip estimate
+    /// for receivers that get no RTCP sender reports).
+    private(set) var nackResponseTime: Duration?
+
+    init(configuration: Configuration) { self.configuration = configuration }
+
+    /// Packets `range`, all above any already missing, went missing at `now`.
+    mutating func markMissing(_ range: Range<Int64>, now: Instant) {
+        let from = max(range.lowerBound, range.upperBound - Int64(configuration.maxMissing), (missing.last?.sequence ?? .min) + 1)
+        guard from < range.upperBound else { return }
+        let due = now + configuration.firstDelay
+        for sequence in from..<range.upperBound { missing.append(Entry(sequence: sequence, due: due)) }
+        let excess = missing.count - configuration.maxMissing
+        if excess > 0 {
+            missing.removeFirst(excess)
+            givenUp += excess
+        }
+        nextDue = min(nextDue ?? due, due)
+    }
+
+    /// Packet `sequence` arrived; returns true when it had been NACKed (a recovery).
+    mutating func arrived(_ sequence: Int64, now: Instant) -> Bool {
+        guard let index = position(of: sequence) else { return false }
+        let entry = missing.remove(at: index)
+        if missing.isEmpty { nextDue = nil }
+        guard let lastSent = entry.lastSent else { return false }
+        recovered += 1
+        let sample = now - lastSent
+        nackResponseTime = nackResponseTime.map { ($0 * 7 + sample) / 8 } ?? sample
+        return true
+    }
+
+    /// Binary search in the ascending list.
+    private func position(of sequence: Int64) -> Int? {
+        var low = 0
+        var high = missing.count
+        while low < high {
+            let middle = (low + high) / 2
+            if missing[middle].sequence < sequence { low = middle + 1 } else { high = middle }
+        }
+        return low < missing.count && missing[low].sequence == sequence ? low : nil
+    }
+
+    /// Forgets everything (the stream restarted).
+    mutating func reset() {
+        missing.removeAll()
+        nextDue = nil
+    }
+
+    /// The sequence numbers to NACK now, oldest first; gives up on packets NACKed
+    /// `maxRetries` times.
+    mutating func due(now: Instant, roundTripTime: Duration?) -> [Int64] {
+        guard let nextDue, nextDue <= now else { return [] }
+        let retry = max(configuration.minimumRetryInterval, (roundTripTime ?? .milliseconds(100)) * 5 / 4)
+        var due: [Int64] = []
+        var kept = 0
+        var earliest: Instant?
+        for index in missing.indices {
+            var entry = missing[index]
+            if entry.due <= now {
+                if entry.sent >= configuration.maxRetries {
+                    givenUp += 1
+                    continue
+                }
+                entry.due = now + retry
+                entry.sent += 1
+                entry.lastSent = now
+                due.append(entry.sequence)
+            }
+            earliest = min(earliest ?? entry.due, entry.due)
+            missing[kept] = entry
+            kept += 1
+        }
+        missing.removeLast(missing.count - kept)
+        self.nextDue = earliest
+        return due
+    }
+}

@@ -1,0 +1,86 @@
+import RTCBase
+import RTP
+import RTPSession
+import XCTest
+
+final class NackTests: XCTestCase {
+    private func ms(_ value: Int64) -> Instant { Instant(nanoseconds: value * 1_000_000) }
+
+    private func session(now: Instant = .zero) -> RtpSession {
+        var session = RtpSession(configuration: .init(cname: "rx", seed: 1, feedbackSsrc: 0x0000_0AAA), now: now)
+        session.addReceiveStream(.init(ssrc: 0x0000_0BBB, clockRate: 90_000, nack: true, probation: 1))
+        return session
+    }
+
+    private func packet(_ sequence: UInt16, ssrc: UInt32 = 0x0BBB) -> RtpPacket {
+        var writer = ByteWriter()
+        RtpHeader(payloadType: 96, sequenceNumber: sequence, timestamp: 0, ssrc: ssrc).write(payload: [1], to: &writer)
+        return try! RtpPacket(parsing: writer.bytes)
+    }
+
+    private func drainRtcp(_ session: inout RtpSession) -> [[UInt8]] {
+        var packets: [[UInt8]] = []
+        while let output = session.pollTransmit() {
+            if case .rtcp(let bytes) = output { packets.append(bytes) }
+        }
+        return packets
+    }
+
+    func testGapIsNackedAfterDelayThenRetriedAndGivenUp() {
+        var receiver = session()
+        for sequence: UInt16 in [65_534, 65_535, 3] { _ = receiver.handleRtp(packet(sequence), now: ms(0)) }
+        XCTAssertEqual(receiver.pollTimeout(), ms(10), "first NACK 10 ms after the gap")
+        receiver.handleTimeout(now: ms(10))
+        XCTAssertEqual(
+            drainRtcp(&receiver),
+            [[
+                0x81, 0xCD, 0x00, 0x03,  // V=2 FMT=1 | PT=205 | length 3
+                0x00, 0x00, 0x0A, 0xAA,  // sender SSRC (feedback SSRC, nothing sent)
+                0x00, 0x00, 0x0B, 0xBB,  // media SSRC
+                0x00, 0x00, 0x00, 0x03,  // PID 0, BLP: 1 and 2
+            ]])
+        // No RTT known: retry every 100 ms x 1.25.
+        XCTAssertEqual(receiver.pollTimeout(), ms(135))
+        receiver.handleTimeout(now: ms(100))
+        XCTAssertTrue(drainRtcp(&receiver).isEmpty)
+        for retry in 1...10 { receiver.handleTimeout(now: ms(10 + 125 * Int64(retry))) }
+        let statistics = receiver.receiveStatistics(ssrc: 0x0BBB, now: ms(2000))
+        XCTAssertEqual(statistics?.nacksSent, 10, "maxRetries")
+        XCTAssertEqual(statistics?.packetsNacked, 30)
+        XCTAssertEqual(statistics?.nackGivenUp, 3)
+        XCTAssertEqual(statistics?.packetsLost, 3)
+    }
+
+    func testPaddingOnlyPacketsCountInSequenceButAreNotDelivered() throws {
+        var receiver = session()
+        var writer = ByteWriter()
+        RtpHeader(payloadType: 96, sequenceNumber: 1, timestamp: 0, ssrc: 0x0BBB).write(payload: [], padding: 255, to: &writer)
+        let padding = try RtpPacket(parsing: writer.bytes)
+        XCTAssertNotNil(receiver.handleRtp(packet(0), now: ms(0)))
+        XCTAssertNil(receiver.handleRtp(padding, now: ms(1)))
+        XCTAssertNotNil(receiver.handleRtp(packet(2), now: ms(2)))
+        receiver.handleTimeout(now: ms(20))
+        XCTAssertTrue(drainRtcp(&receiver).isEmpty, "sequence 1 is not missing: no NACK")
+        XCTAssertEqual(receiver.counters.paddingOnlyPackets, 1)
+        XCTAssertEqual(receiver.receiveStatistics(ssrc: 0x0BBB, now: ms(20))?.packetsLost, 0)
+    }
+
+    func testResendAfterNackCountsAsNetworkLossButNotResidual() {
+        var receiver = session()
+        for sequence: UInt16 in [0, 1, 3, 4, 6, 7] { _ = receiver.handleRtp(packet(sequence), now: ms(0)) }
+        _ = receiver.handleRtp(packet(5), now: ms(5))  // reordered: arrives before any NACK
+        receiver.handleTimeout(now: ms(10))
+        XCTAssertEqual(drainRtcp(&receiver).count, 1)
+        XCTAssertNotNil(receiver.handleRtp(packet(2), now: ms(40)))  // the resend
+        XCTAssertNil(receiver.handleRtp(packet(2), now: ms(41)), "a second resend is a duplicate")
+        let statistics = receiver.receiveStatistics(ssrc: 0x0BBB, now: ms(50))
+        XCTAssertEqual(statistics?.packetsExpected, 8)
+        XCTAssertEqual(statistics?.packetsLost, 0)
+        XCTAssertEqual(statistics?.packetsRecovered, 1)
+        XCTAssertEqual(statistics?.duplicates, 1)
+        XCTAssertEqual(statistics?.lossPercent, 12.5)
+        XCTAssertEqual(statistics?.residualLossPercent, 0)
+        XCTAssertEqual(statistics?.burstMax, 1)
+        XCTAssertEqual(receiver.roundTripTime, .milliseconds(30), "NACK at 10 ms, resend at 40 ms")
+    }
+}

@@ -1,0 +1,159 @@
+import RTCBase
+import RTP
+import WebRTCTestKit
+import XCTest
+
+final class FrameAssemblerTests: XCTestCase {
+    private func vp8Frames(count: Int, size: Int, firstSequence: UInt16) -> [[RtpPacket]] {
+        var packetizer = Vp8Packetizer()
+        var line = PacketLine(firstSequence: firstSequence)
+        return (0..<count).map { index in
+            var data = nonZeroBytes(size, seed: UInt64(index))
+            data[0] = index == 0 ? 0x10 : 0x11
+            let payloads = packetizer.packetize(data, isKeyframe: index == 0, maxPayloadSize: 1200)
+            return line.packets(payloads, timestamp: UInt32(index) * 3000)
+        }
+    }
+
+    func testReorderedAndDuplicatedPacketsAcrossWrapMakeOneFrame() {
+        let frame = vp8Frames(count: 1, size: 6000, firstSequence: 65_533)[0]
+        XCTAssertEqual(frame.count, 6)
+        var assembler = FrameAssembler(depacketizer: Vp8Depacketizer())
+        for index in [5, 2, 2, 0, 4, 1, 0, 3] { assembler.insert(frame[index], now: .zero) }
+        let assembled = assembler.pollFrame()
+        XCTAssertEqual(assembled?.data.count, 6000)
+        // Extended relative to the first packet seen (65538 -> 2): 65533 unwraps to -3.
+        XCTAssertEqual(assembled?.firstSequence, -3)
+        XCTAssertEqual(assembled?.lastSequence, 2)
+        XCTAssertEqual(assembled?.isKeyframe, true)
+        XCTAssertNil(assembler.pollFrame())
+        XCTAssertEqual(assembler.statistics.duplicatePackets, 2)
+        assembler.insert(frame[1], now: .zero)
+        XCTAssertEqual(assembler.statistics.latePackets, 1, "a packet of a completed frame is late")
+    }
+
+    func testIncompleteFrameIsDroppedWhenALaterFrameCompletes() {
+        let frames = vp8Frames(count: 3, size: 3000, firstSequence: 100)  // 3 packets each
+        var assembler = FrameAssembler(depacketizer: Vp8Depacketizer())
+        for packet in frames[0] { assembler.insert(packet, now: .zero) }
+        assembler.insert(frames[1][0], now: .zero)
+        assembler.insert(frames[1][2], now: .zero)  // middle packet of frame 1 lost
+        for packet in frames[2] { assembler.insert(packet, now: .zero) }
+        XCTAssertEqual(assembler.pollFrame()?.timestamp, 0)
+        XCTAssertEqual(assembler.pollFrame()?.timestamp, 6000)
+        XCTAssertNil(assembler.pollFrame())
+        XCTAssertEqual(assembler.statistics.framesCompleted, 2)
+        XCTAssertEqual(assembler.statistics.framesDropped, 1)
+        assembler.insert(frames[1][1], now: .zero)  // the resend comes too late
+        XCTAssertNil(assembler.pollFrame())
+        XCTAssertEqual(assembler.statistics.latePackets, 1)
+    }
+
+    func testLaterFrameWaitsForAResendThenBothComeOutInOrder() {
+        let frames = vp8Frames(count: 2, size: 3000, firstSequence: 65_534)
+        var assembler = FrameAssembler(depacketizer: Vp8Depacketizer(), maxWait: .milliseconds(100))
+        for packet in frames[0] where packet.sequenceNumber != 65_535 { assembler.insert(packet, now: .zero) }
+        for packet in frames[1] { assembler.insert(packet, now: Instant(nanoseconds: 33_000_000)) }
+        XCTAssertNil(assembler.pollFrame()?.timestamp, "frame 1 waits for frame 0")
+        XCTAssertEqual(assembler.pollTimeout(), Instant(nanoseconds: 133_000_000))
+        assembler.insert(frames[0][1], now: Instant(nanoseconds: 60_000_000))  // the resend
+        XCTAssertEqual(assembler.pollFrame()?.timestamp, 0)
+        XCTAssertEqual(assembler.pollFrame()?.timestamp, 3000)
+        XCTAssertNil(assembler.pollTimeout())
+        XCTAssertEqual(assembler.statistics.framesDropped, 0)
+        XCTAssertEqual(assembler.statistics.framesCompleted, 2)
+    }
+
+    func testLaterFrameGivesUpOnOlderAfterMaxWait() {
+        let frames = vp8Frames(count: 2, size: 3000, firstSequence: 10)
+        var assembler = FrameAssembler(depacketizer: Vp8Depacketizer(), maxWait: .milliseconds(100))
+        for packet in frames[0] where packet.sequenceNumber != 11 { assembler.insert(packet, now: .zero) }
+        for packet in frames[1] { assembler.insert(packet, now: Instant(nanoseconds: 33_000_000)) }
+        assembler.handleTimeout(now: Instant(nanoseconds: 132_999_999))
+        XCTAssertNil(assembler.pollFrame()?.timestamp)
+        assembler.handleTimeout(now: Instant(nanoseconds: 133_000_000))
+        XCTAssertEqual(assembler.pollFrame()?.timestamp, 3000)
+        XCTAssertEqual(assembler.statistics.framesDropped, 1)
+        assembler.insert(frames[0][1], now: Instant(nanoseconds: 140_000_000))
+        XCTAssertEqual(assembler.statistics.latePackets, 1)
+    }
+
+    func testLostFirstPacketIsRecoveredByResendBeforeNextFrame() {
+        let frames = vp8Frames(count: 2, size: 3000, firstSequence: 7)
+        var assembler = FrameAssembler(depacketizer: Vp8Depacketizer())
+        assembler.insert(frames[0][1], now: Instant(nanoseconds: 10))
+        assembler.insert(frames[0][2], now: Instant(nanoseconds: 20))
+        XCTAssertNil(assembler.pollFrame())
+        assembler.insert(frames[0][0], now: Instant(nanoseconds: 90))  // resend arrives
+        let frame = assembler.pollFrame()
+        XCTAssertEqual(frame?.data.count, 3000)
+        XCTAssertEqual(frame?.firstArrival, Instant(nanoseconds: 10))
+        XCTAssertEqual(frame?.lastArrival, Instant(nanoseconds: 90))
+    }
+
+    func testH264FrameStartFollowsPreviousFrameWithoutStartFlag() {
+        var packetizer = H264Packetizer()
+        var line = PacketLine(firstSequence: 500)
+        let keyframe = line.packets(
+            packetizer.packetize(h264AccessUnit(sliceSize: 3000, keyframe: true, seed: 1), isKeyframe: true, maxPayloadSize: 1200),
+            timestamp: 0)
+        let delta = line.packets(
+            packetizer.packetize(h264AccessUnit(sliceSize: 2500, keyframe: false, seed: 2), isKeyframe: false, maxPayloadSize: 1200),
+            timestamp: 3000)
+        var assembler = FrameAssembler(depacketizer: H264Depacketizer())
+        // The delta frame arrives first: its start cannot be known until the keyframe ends.
+        for packet in delta.reversed() { assembler.insert(packet, now: .zero) }
+        XCTAssertNil(assembler.pollFrame())
+        for packet in keyframe { assembler.insert(packet, now: .zero) }
+        XCTAssertEqual(assembler.pollFrame()?.isKeyframe, true, "SPS first: a known start")
+        XCTAssertEqual(assembler.pollFrame()?.isKeyframe, false, "then the waiting delta frame")
+        XCTAssertEqual(assembler.statistics.framesCompleted, 2)
+    }
+
+    func testFuzzedDepacketizersNeverTrap() {
+        var vp8 = Vp8Packetizer()
+        var vp9 = Vp9Packetizer(width: 320, height: 240)
+        var h264 = H264Packetizer()
+        let seeds: [[UInt8]] = vp8.packetize([0x10, 1, 2], isKeyframe: true, maxPayloadSize: 1200).map(\.bytes)
+            + vp9.packetize([1, 2, 3], isKeyframe: true, maxPayloadSize: 1200).map(\.bytes)
+            + h264.packetize(h264AccessUnit(sliceSize: 40, keyframe: true, seed: 1), isKeyframe: true, maxPayloadSize: 1200).map(\.bytes)
+            + h264.packetize(h264AccessUnit(sliceSize: 40, keyframe: true, seed: 1), isKeyframe: true, maxPayloadSize: 20).map(\.bytes)
+        let depacketizers: [any RtpDepacketizer] = [
+            Vp8Depacketizer(), Vp9Depacketizer(), H264Depacketizer(), OpusDepacketizer(),
+        ]
+        for (index, depacketizer) in depacketizers.enumerated() {
+            var fuzzer = Fuzzer(seeds: seeds, seed: UInt64(index), maxLength: 64)
+            var accepted = 0
+            var appendFailures = 0
+            var frame: [UInt8] = []
+            fuzzer.run(iterations: 100_000) { input in
+                let reader = ByteReader(input)
+                guard (try? depacketizer.inspect(reader)) != nil else { return }
+                accepted += 1
+                frame.removeAll(keepingCapacity: true)
+                if (try? depacketizer.append(reader, to: &frame)) == nil { appendFailures += 1 }
+            }
+            XCTAssertGreaterThan(accepted, 1_000, "\(type(of: depacketizer))")
+            XCTAssertEqual(appendFailures, 0, "what inspect accepts, append takes")
+        }
+    }
+
+    func testFuzzedPacketStreamIntoAssemblerNeverTraps() {
+        var assembler = FrameAssembler(depacketizer: H264Depacketizer(), capacity: 64)
+        var generator = SeededGenerator(seed: 9)
+        var writer = ByteWriter()
+        for _ in 0..<100_000 {
+            writer.reset()
+            let payload = [UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator), 1]
+            RtpHeader(
+                marker: Bool.random(using: &generator), payloadType: 96,
+                sequenceNumber: UInt16.random(in: 0...70, using: &generator) &* 937,
+                timestamp: UInt32.random(in: 0...3, using: &generator), ssrc: 1
+            ).write(payload: payload, to: &writer)
+            guard let packet = try? RtpPacket(parsing: writer.bytes) else { continue }
+            assembler.insert(packet, now: .zero)
+            while assembler.pollFrame() != nil {}
+        }
+        XCTAssertGreaterThan(assembler.statistics.framesCompleted, 100)
+    }
+}

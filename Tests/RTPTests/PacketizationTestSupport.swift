@@ -1,0 +1,40 @@
+import RTCBase
+import RTP
+
+/// Builds RTP packets around packetizer payloads and runs them through an assembler.
+struct PacketLine {
+    var sequenceNumber: UInt16
+    var writer = ByteWriter(capacity: 1500)
+
+    init(firstSequence: UInt16) { sequenceNumber = firstSequence }
+
+    mutating func packets(_ payloads: [RtpPayload], timestamp: UInt32) -> [RtpPacket] {
+        payloads.map { payload in
+            writer.reset()
+            RtpHeader(
+                marker: payload.marker, payloadType: 96, sequenceNumber: sequenceNumber, timestamp: timestamp,
+                ssrc: 1
+            ).write(payload: payload.bytes, to: &writer)
+            sequenceNumber &+= 1
+            // Packets made here are well-formed by construction.
+            return try! RtpPacket(parsing: writer.bytes)
+        }
+    }
+}
+
+/// Bytes with no zero, so H.264 test NAL units hold no start code by accident.
+func nonZeroBytes(_ count: Int, seed: UInt64) -> [UInt8] {
+    var generator = SeededGenerator(seed: seed)
+    return (0..<count).map { _ in UInt8.random(in: 1...255, using: &generator) }
+}
+
+/// An Annex-B access unit: SPS, PPS and an IDR slice (or a non-IDR slice) of `size` bytes.
+func h264AccessUnit(sliceSize: Int, keyframe: Bool, seed: UInt64) -> [UInt8] {
+    var frame: [UInt8] = []
+    if keyframe {
+        frame += AnnexB.startCode + [0x67] + nonZeroBytes(9, seed: seed)  // SPS, NRI=3 type 7
+        frame += AnnexB.startCode + [0x68, 0xCE, 0x38, 0x80]  // PPS, NRI=3 type 8
+    }
+    frame += AnnexB.startCode + [keyframe ? 0x65 : 0x41] + nonZeroBytes(max(0, sliceSize - 1), seed: seed + 1)
+    return frame
+}
