@@ -51,6 +51,7 @@ public final class TCPConnection: IOHandler {
         self.fd = fd
         self.remoteAddress = remote
         self.state = state
+        wantsWrite = state == .connecting
         let events = state == .connecting ? RS_EPOLLIN | RS_EPOLLOUT : RS_EPOLLIN
         do {
             try loop.register(fd, events: events | RS_EPOLLRDHUP, handler: self)
@@ -161,7 +162,8 @@ public final class TCPConnection: IOHandler {
         updateInterest()
     }
 
-    private var wantsWrite = false
+    /// Whether EPOLLOUT is in the registered mask (it is while connecting).
+    private var wantsWrite: Bool
 
     private func updateInterest() {
         guard state == .open else { return }

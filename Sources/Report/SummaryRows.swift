@@ -16,10 +16,18 @@ enum SummaryRows {
         MetricAddress(.lagMs, .p99), MetricAddress(.cpuPct, .max), MetricAddress(.rssMb, .max), MetricAddress(.socketDrops),
     ]
 
-    /// (address, value per cell) for the addresses at least one cell measured.
+    /// (address, value per cell) for the addresses at least one cell measured; a counter
+    /// or gauge counts as measured when the run kept it at all (a zero that means something).
     static func rows(for cells: [CellReport]) -> [(MetricAddress, [Double?])] {
         addresses.compactMap { address in
-            let values = cells.map { $0.metrics.value(at: address) }
+            let values = cells.map { cell -> Double? in
+                let kept = switch address.name.kind {
+                case .distribution: true
+                case .counter: cell.metrics.counters[address.name] != nil
+                case .gauge: cell.metrics.gauges[address.name] != nil
+                }
+                return kept ? cell.metrics.value(at: address) : nil
+            }
             return values.contains { $0 != nil } ? (address, values) : nil
         }
     }

@@ -34,6 +34,8 @@ public struct RoomServerCore {
     }
 
     public var connectionCount: Int { connections.count }
+    public var roomCount: Int { registry.roomCount }
+    public var memberCount: Int { registry.memberCount }
 
     // MARK: Input from the driver
 

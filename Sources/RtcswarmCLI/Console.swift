@@ -8,19 +8,25 @@ public struct Console: Sendable {
     public var error: @Sendable (String) -> Void
     /// Whether standard output is a terminal (a live progress line) or not (plain lines).
     public var isTerminal: Bool
+    /// A progress line that replaces itself on a terminal.
+    public var status: @Sendable (String) -> Void
 
-    public init(out: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void, isTerminal: Bool) {
+    public init(out: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void, isTerminal: Bool,
+                status: (@Sendable (String) -> Void)? = nil) {
         self.out = out
         self.error = error
         self.isTerminal = isTerminal
+        self.status = status ?? out
     }
 
     /// The process's real streams.
     public static var standard: Console {
-        Console(
-            out: { text in writeAll(STDOUT_FILENO, text + "\n") },
+        let terminal = isatty(STDOUT_FILENO) == 1
+        return Console(
+            out: { text in writeAll(STDOUT_FILENO, (terminal ? "\r\u{1B}[2K" : "") + text + "\n") },
             error: { text in writeAll(STDERR_FILENO, text + "\n") },
-            isTerminal: isatty(STDOUT_FILENO) == 1
+            isTerminal: terminal,
+            status: { text in writeAll(STDOUT_FILENO, terminal ? "\r\u{1B}[2K" + text : text + "\n") }
         )
     }
 }

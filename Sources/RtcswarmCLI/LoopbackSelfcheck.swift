@@ -1,5 +1,6 @@
 import EventLoop
 import RTCBase
+import Runtime
 
 /// A real end-to-end exercise of the harness's own machinery on loopback: pairs of UDP
 /// peers on one event loop send each other timestamped, sequenced datagrams at a fixed
@@ -102,7 +103,7 @@ public struct LoopbackSelfcheck {
             loop.schedule(at: start + phase, tick)
         }
 
-        let cpuBefore = ProcessUsage.current().cpuSeconds
+        let cpuBefore = ProcessCPU.seconds()
         var nextProgress = start + .seconds(1)
         let totalSeconds = settings.duration.milliseconds / 1000
         while loop.now() < end + .milliseconds(200) {
@@ -115,7 +116,7 @@ public struct LoopbackSelfcheck {
                 nextProgress = nextProgress + .seconds(1)
             }
         }
-        let cpuSeconds = ProcessUsage.current().cpuSeconds - cpuBefore
+        let cpuSeconds = ProcessCPU.seconds() - cpuBefore
         sockets.forEach { $0.close() }
 
         let expected = streams.reduce(0) { $0 + $1.highestSequence + 1 }
@@ -144,7 +145,7 @@ public struct LoopbackSelfcheck {
             sendFailures: sockets.reduce(0) { $0 + $1.stats.sendFailures },
             cpuSeconds: cpuSeconds,
             cpuMsPerPeerSecond: cpuSeconds * 1000 / (Double(peerCount) * max(totalSeconds, 1e-9)),
-            maxResidentMB: ProcessUsage.current().maxResidentMegabytes,
+            maxResidentMB: ProcessCPU.maxResidentMegabytes(),
             invalidReason: invalidReason
         )
     }

@@ -21,6 +21,7 @@ public enum Rtcswarm {
     public static let version = "0.1.0"
 
     public static let subcommands: [SubcommandEntry] = [
+        SubcommandEntry(RunCommand.self),
         SubcommandEntry(ValidateCommand.self),
         SubcommandEntry(ServeCommand.self),
         SubcommandEntry(ReportCommand.self),

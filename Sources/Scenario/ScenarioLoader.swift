@@ -6,6 +6,8 @@ import Foundation
 /// model, values validated. Any problem is one `ScenarioError` naming the field.
 public struct LoadedScenario: Sendable {
     public let scenario: Scenario
+    /// The document after environment substitution and overrides: what actually runs.
+    public let resolved: JSONValue
     /// Every key path the model asked for while decoding, like `groups[].media.video.codec`.
     public let knownKeyPaths: Set<String>
 }
@@ -42,7 +44,7 @@ public enum ScenarioLoader {
         let overridden = try Overrides.apply(overrides, to: document)
         let (scenario, state) = try StrictDecoding.decode(Scenario.self, from: overridden)
         try scenario.validate()
-        return LoadedScenario(scenario: scenario, knownKeyPaths: Set(state.requestedKeys.flatMap { path, keys in
+        return LoadedScenario(scenario: scenario, resolved: overridden, knownKeyPaths: Set(state.requestedKeys.flatMap { path, keys in
             keys.map { Self.generic(path.isEmpty ? $0 : "\(path).\($0)") }
         }))
     }

@@ -1,3 +1,4 @@
+import Glibc
 import EventLoop
 import RTCBase
 import XCTest
@@ -58,5 +59,28 @@ final class TCPTests: XCTestCase {
         XCTAssertTrue(loop.run(until: { result != nil }, timeout: .seconds(5)))
         XCTAssertEqual(result??.errno, 111, "ECONNREFUSED")
         XCTAssertEqual(client.state, .closed)
+    }
+}
+
+final class TCPIdleTests: XCTestCase {
+    /// A connected, idle socket must not keep the loop spinning on EPOLLOUT.
+    func testIdleConnectionLetsTheLoopSleep() throws {
+        let loop = try EventLoop()
+        let listener = try TCPListener(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0))
+        var accepted: [TCPConnection] = []
+        listener.onAccept = { accepted.append($0) }
+        let client = try TCPConnection.connect(loop: loop, to: listener.localAddress)
+        var connected = false
+        client.onConnect = { _ in connected = true }
+        XCTAssertTrue(loop.run(until: { connected && !accepted.isEmpty }, timeout: .seconds(5)))
+        let cpuBefore = cpuSeconds()
+        loop.run(until: { false }, timeout: .milliseconds(300))
+        XCTAssertLessThan(cpuSeconds() - cpuBefore, 0.1, "300 ms idle must cost almost no CPU")
+    }
+
+    private func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
 }

@@ -1,0 +1,74 @@
+import Foundation
+import Report
+import Runtime
+import Scenario
+
+/// `rtcswarm run SCENARIO`: the main job.
+public enum RunCommand: Subcommand {
+    public static let spec = CommandSpec(
+        name: "run",
+        summary: "Run a scenario and write its report (report.json, junit.xml, summary.md, report.html, peers.ndjson).",
+        options: [
+            .value("set", "PATH=VALUE", repeatable: true, "Override a field of the scenario, e.g. --set groups[0].count=50."),
+            .value("out", "DIR", "Report folder (default: Reports/<scenario>-<UTC timestamp>)."),
+        ],
+        positionals: [.init("SCENARIO", "The scenario file (JSON5); see docs/scenarios.md.")],
+        examples: ["rtcswarm run Scenarios/rooms-stress.json5", "rtcswarm run s.json5 --set duration_s=10 --out /tmp/r"]
+    )
+
+    public static func run(_ arguments: ParsedArguments, console: Console) -> ExitCode {
+        let loaded: LoadedScenario
+        do {
+            loaded = try ScenarioLoader.load(file: arguments.positionals[0], overrides: arguments.strings("set"))
+        } catch {
+            console.error("error: \(error.description)")
+            return .usage
+        }
+        if let workers = loaded.scenario.run?.workers, workers > 1 {
+            console.error("error: run.workers: \(workers) worker processes are not implemented in this build; use 1 (the default)")
+            return .usage
+        }
+        let folder: ReportFolder
+        do {
+            folder = try ReportFolder(name: loaded.scenario.name, out: arguments.string("out"))
+        } catch {
+            console.error("error: cannot create the report folder: \(error.localizedDescription)")
+            return .couldNotRun
+        }
+        var lastPlain = Date.distantPast
+        let runner = ScenarioRunner(loaded: loaded, options: .init(folder: folder.url, version: Rtcswarm.version) { line in
+            if console.isTerminal {
+                console.status(line)
+            } else if Date().timeIntervalSince(lastPlain) >= 5 {
+                lastPlain = Date()
+                console.status(line)
+            }
+        })
+        let (report, outcome) = runner.run()
+        do {
+            try ReportWriter.write(report, to: folder.url)
+        } catch {
+            console.error("error: cannot write the report to \(folder.url.path): \(error.localizedDescription)")
+            return .couldNotRun
+        }
+        console.out(MarkdownSummary.render(report))
+        switch outcome {
+        case .passed:
+            console.out(folder.url.path)
+            return .success
+        case .thresholdsFailed:
+            console.out(folder.url.path)
+            return .thresholdFailed
+        case .harnessSaturated:
+            console.out(folder.url.path)
+            return .harnessSaturated
+        case .interrupted:
+            console.out(folder.url.path)
+            return .interrupted
+        case .couldNotRun(let reason):
+            console.error("error: could not run: \(reason)")
+            console.out(folder.url.path)
+            return .couldNotRun
+        }
+    }
+}

@@ -1,0 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// This process's CPU time and peak memory (getrusage), for the harness's own figures.
+public enum ProcessCPU {
+    public static func seconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    }
+
+    public static func maxResidentMegabytes() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_maxrss) / 1024
+    }
+}
