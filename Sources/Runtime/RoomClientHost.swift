@@ -20,14 +20,17 @@ public final class RoomClientHost {
         self.loop = loop
         client = RoomClient(endpoint: endpoint, transport: transport, names: names, seed: seed)
         connection = try TCPConnection.connect(loop: loop, to: address)
-        connection.onConnect = { [unowned self] error in
+        connection.onConnect = { [weak self] error in
+            guard let self else { return }
             if let error { self.fail("cannot connect to \(address): \(error)") } else { self.drive() }
         }
-        connection.onRead = { [unowned self] bytes in
+        connection.onRead = { [weak self] bytes in
+            guard let self else { return }
             self.client.handle(bytes, now: self.loop.now())
             self.drive()
         }
-        connection.onClose = { [unowned self] error in
+        connection.onClose = { [weak self] error in
+            guard let self else { return }
             self.client.handleEOF(now: self.loop.now())
             self.drive()
             self.fail(error.map { "signaling connection lost: \($0)" } ?? "signaling connection closed")
@@ -58,7 +61,8 @@ public final class RoomClientHost {
         guard !finished, let deadline = client.pollTimeout(), deadline != armedAt else { return }
         if let timer { loop.cancel(timer) }
         armedAt = deadline
-        timer = loop.schedule(at: deadline) { [unowned self] in
+        timer = loop.schedule(at: deadline) { [weak self] in
+            guard let self else { return }
             self.armedAt = nil
             self.timer = nil
             self.client.handleTimeout(now: self.loop.now())

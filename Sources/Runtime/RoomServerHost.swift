@@ -20,19 +20,20 @@ public final class RoomServerHost {
         self.loop = loop
         listener = try TCPListener(loop: loop, address: address)
         core = RoomServerCore(configuration: configuration, seed: seed)
-        listener.onAccept = { [unowned self] connection in self.accept(connection) }
+        listener.onAccept = { [weak self] connection in self?.accept(connection) }
     }
 
     private func accept(_ connection: TCPConnection) {
         let id = nextID
         nextID += 1
         connections[id] = connection
-        connection.onRead = { [unowned self] bytes in
+        connection.onRead = { [weak self] bytes in
+            guard let self else { return }
             self.core.receive(id, bytes, now: self.loop.now())
             self.drive()
         }
-        connection.onClose = { [unowned self] _ in
-            guard self.connections.removeValue(forKey: id) != nil else { return }
+        connection.onClose = { [weak self] _ in
+            guard let self, self.connections.removeValue(forKey: id) != nil else { return }
             self.core.closed(id, now: self.loop.now())
             self.drive()
         }
@@ -53,7 +54,8 @@ public final class RoomServerHost {
         guard let deadline = core.pollTimeout(), deadline != armedAt else { return }
         if let timer { loop.cancel(timer) }
         armedAt = deadline
-        timer = loop.schedule(at: deadline) { [unowned self] in
+        timer = loop.schedule(at: deadline) { [weak self] in
+            guard let self else { return }
             self.armedAt = nil
             self.timer = nil
             self.core.handleTimeout(now: self.loop.now())

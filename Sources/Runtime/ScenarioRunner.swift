@@ -121,8 +121,8 @@ public final class ScenarioRunner {
             return .failure(error)
         }
         loop.onTimerLateness = { recorder.record(Double($0) / 1e6, in: .lagMs) }
-        interrupts.onSignal = { [unowned self] _ in
-            guard !self.interrupted else { return }
+        interrupts.onSignal = { [weak self] _ in
+            guard let self, !self.interrupted else { return }
             self.interrupted = true
             worker.interrupt()
         }
