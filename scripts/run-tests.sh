@@ -4,7 +4,8 @@
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 require_swift
-ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose
+# docker-compose validates the compose file; chromium renders report.html.
+ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose chromium
 # Independent peers and servers the interop tests run against (TARGETS.md).
 ensure_venv .venv Tests/Interop/requirements.txt
 swift build --build-tests

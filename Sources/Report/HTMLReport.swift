@@ -32,6 +32,8 @@ public enum HTMLReport {
         return html
     }
 
+    /// The charts that have data; a signaling run shows join and relay times instead of
+    /// the media charts it has no figures for.
     static func charts(_ report: RunReport) -> [String] {
         let cells = report.cells
         func cdf(_ name: MetricName) -> [SVGChart.Series] {
@@ -41,21 +43,25 @@ public enum HTMLReport {
                 return SVGChart.Series(name: cell.label, points: points)
             }
         }
-        var charts: [String] = [
+        func overTime(_ value: (TimeSample) -> Double) -> [SVGChart.Series] {
+            cells.filter { !$0.timeSeries.isEmpty }.map { cell in
+                SVGChart.Series(name: cell.label, points: cell.timeSeries.map { (x: $0.tS, y: value($0)) })
+            }
+        }
+        var charts: [String?] = [
             SVGChart.lines(title: "Setup time (CDF)", xLabel: "setup_ms", yLabel: "% of peers", series: cdf(.setupMs)),
             SVGChart.bars(title: "Setup phases, p50", yLabel: "ms", bars: cells.flatMap { cell in
                 [MetricName.signalingMs, .iceMs, .dtlsMs, .firstFrameMs].compactMap { name in
                     cell.metrics.value(at: MetricAddress(name, .p50)).map { (label: (cells.count > 1 ? cell.label + " " : "") + name.rawValue, value: $0) }
                 }
             }),
+            SVGChart.lines(title: "Room join time (CDF)", xLabel: "join_ms", yLabel: "% of members", series: cdf(.joinMs)),
+            SVGChart.lines(title: "Message relay time (CDF)", xLabel: "relay_ms", yLabel: "% of messages", series: cdf(.relayMs)),
             SVGChart.lines(title: "Packet loss per stream (CDF)", xLabel: "loss_pct", yLabel: "% of streams", series: cdf(.lossPct)),
             SVGChart.lines(title: "Jitter per stream (CDF)", xLabel: "jitter_ms", yLabel: "% of streams", series: cdf(.jitterMs)),
-            SVGChart.lines(title: "Connected peers", xLabel: "s", yLabel: "peers", series: cells.map { cell in
-                SVGChart.Series(name: cell.label, points: cell.timeSeries.map { (x: $0.tS, y: Double($0.connectedPeers)) })
-            }),
-            SVGChart.lines(title: "Received bitrate", xLabel: "s", yLabel: "kbps", series: cells.map { cell in
-                SVGChart.Series(name: cell.label, points: cell.timeSeries.map { (x: $0.tS, y: $0.receiveKbps) })
-            }),
+            SVGChart.lines(title: "Connected peers", xLabel: "s", yLabel: "peers", series: overTime { Double($0.connectedPeers) }),
+            SVGChart.lines(title: "Received bitrate", xLabel: "s", yLabel: "kbps",
+                           series: cells.contains { $0.timeSeries.contains { $0.receiveKbps > 0 } } ? overTime(\.receiveKbps) : []),
             SVGChart.bars(title: "Resolution survival, minimum per cell", yLabel: "%", bars: cells.compactMap { cell in
                 cell.metrics.value(at: MetricAddress(.resolutionSurvival, .min)).map { (label: cell.label, value: $0) }
             }),
@@ -63,16 +69,14 @@ public enum HTMLReport {
         let resolutions = cells.flatMap(\.peers).flatMap(\.streams).reduce(into: [String: Int]()) { totals, stream in
             for (size, frames) in stream.resolutions { totals[size, default: 0] += frames }
         }
-        if !resolutions.isEmpty {
-            charts.append(SVGChart.bars(title: "Frames received by resolution", yLabel: "frames",
-                                        bars: resolutions.sorted { $0.key < $1.key }.map { (label: $0.key, value: Double($0.value)) }))
-        }
+        charts.append(SVGChart.bars(title: "Frames received by resolution", yLabel: "frames",
+                                    bars: resolutions.sorted { $0.key < $1.key }.map { (label: $0.key, value: Double($0.value)) }))
         for key in Set(cells.flatMap(\.serverSamples).flatMap(\.values.keys)).sorted() {
             charts.append(SVGChart.lines(title: "Server: \(key)", xLabel: "s", yLabel: key, series: cells.map { cell in
                 SVGChart.Series(name: cell.label, points: cell.serverSamples.compactMap { sample in sample.values[key].map { (x: sample.tS, y: $0) } })
             }))
         }
-        return charts
+        return charts.compactMap { $0 }
     }
 
     private static func figuresTable(_ report: RunReport) -> String {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Small self-contained SVG charts for `report.html`: no script, no external files.
 enum SVGChart {
     struct Series {
@@ -10,10 +12,10 @@ enum SVGChart {
     static let height = 260.0
     static let margin = (left: 56.0, right: 16.0, top: 28.0, bottom: 40.0)
 
-    /// A line chart of one or more series, with labelled axes and a legend.
-    static func lines(title: String, xLabel: String, yLabel: String, series: [Series]) -> String {
+    /// A line chart of one or more series, with labelled axes and a legend; nil without data.
+    static func lines(title: String, xLabel: String, yLabel: String, series: [Series]) -> String? {
         let all = series.flatMap(\.points)
-        guard !all.isEmpty else { return empty(title) }
+        guard !all.isEmpty else { return nil }
         let xRange = niceRange(all.map(\.x))
         let yRange = niceRange(all.map(\.y))
         var body = axes(title: title, xLabel: xLabel, yLabel: yLabel, xRange: xRange, yRange: yRange)
@@ -26,9 +28,9 @@ enum SVGChart {
         return wrap(body)
     }
 
-    /// A vertical bar chart.
-    static func bars(title: String, yLabel: String, bars: [(label: String, value: Double)]) -> String {
-        guard !bars.isEmpty else { return empty(title) }
+    /// A vertical bar chart; nil without data.
+    static func bars(title: String, yLabel: String, bars: [(label: String, value: Double)]) -> String? {
+        guard !bars.isEmpty else { return nil }
         let yRange = niceRange(bars.map(\.value) + [0])
         var body = axes(title: title, xLabel: "", yLabel: yLabel, xRange: nil, yRange: yRange)
         let plotWidth = width - margin.left - margin.right
@@ -42,11 +44,6 @@ enum SVGChart {
             body += "<text x=\"\(fmt(x + slot * 0.35))\" y=\"\(fmt(top - 3))\" text-anchor=\"middle\" font-size=\"10\">\(Format.number(bar.value))</text>"
         }
         return wrap(body)
-    }
-
-    private static func empty(_ title: String) -> String {
-        wrap("<text x=\"\(fmt(width / 2))\" y=\"20\" text-anchor=\"middle\" font-weight=\"bold\">\(Format.escape(title))</text>"
-             + "<text x=\"\(fmt(width / 2))\" y=\"\(fmt(height / 2))\" text-anchor=\"middle\" fill=\"#777\">no data</text>")
     }
 
     private static func wrap(_ body: String) -> String {
@@ -75,12 +72,16 @@ enum SVGChart {
         return svg
     }
 
-    /// The data's range, widened a little and never empty.
+    /// The data's range, from 0 (or below) up to a round number, never empty, so the
+    /// four gridlines fall on readable values (0, 250, 500, 750, 1000).
     static func niceRange(_ values: [Double]) -> ClosedRange<Double> {
         let finite = values.filter(\.isFinite)
-        guard let low = finite.min(), let high = finite.max() else { return 0...1 }
-        if low == high { return low == 0 ? 0...1 : min(0, low)...max(0, high) * 1.1 }
-        return min(low, 0 <= low && low < (high - low) * 0.2 ? 0 : low)...high + (high - low) * 0.05
+        guard let low = finite.min(), let high = finite.max(), high > min(0, low) else { return 0...1 }
+        let bottom = min(0, low)
+        let span = high - bottom
+        let magnitude = pow(10, (log10(span)).rounded(.down))
+        let step = [1.0, 2, 2.5, 4, 5, 10].map { $0 * magnitude }.first { $0 >= span } ?? 10 * magnitude
+        return bottom...(bottom + step)
     }
 
     private static func xPosition(_ x: Double, _ range: ClosedRange<Double>) -> Double {

@@ -1,0 +1,46 @@
+import Foundation
+import Metrics
+import Report
+import WebRTCTestKit
+import XCTest
+
+/// report.html renders in a real browser and its charts are drawn (issue 6).
+final class ReportRenderingTests: XCTestCase {
+    func testReportRendersInHeadlessChromiumWithItsChartsDrawn() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("render-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var metrics = MetricSet()
+        for value in stride(from: 5.0, through: 400, by: 5) { metrics.record(value, in: .setupMs) }
+        for value in stride(from: 0.1, through: 3, by: 0.1) { metrics.record(value, in: .relayMs) }
+        let samples = (0..<20).map { TimeSample(tS: Double($0), connectingPeers: 0, connectedPeers: min($0, 10) * 50, failedPeers: 0,
+                                                receiveKbps: Double(min($0, 10)) * 400, sendKbps: 0, lagP99Ms: 0.2) }
+        let report = RunReport(rtcswarmVersion: "test", scenarioName: "render check", resolvedScenario: "{}", seed: 1,
+                               startedAt: "2026-11-29T00:00:00Z", durationS: 20,
+                               cells: [CellReport(label: "default", metrics: metrics, timeSeries: samples)], workers: [])
+        try ReportWriter.write(report, to: folder)
+        // The plain page with no charts: what a broken report would look like.
+        var empty = report
+        empty.cells = []
+        try Data(HTMLReport.render(empty).utf8).write(to: folder.appendingPathComponent("empty.html"))
+
+        let shot = folder.appendingPathComponent("report.png")
+        let blank = folder.appendingPathComponent("empty.png")
+        let output = try HeadlessChromium.screenshot(of: folder.appendingPathComponent("report.html"), to: shot)
+        try HeadlessChromium.screenshot(of: folder.appendingPathComponent("empty.html"), to: blank)
+        XCTAssertFalse(output.contains("Uncaught"), "no script errors: \(output)")
+
+        // Pixels in the first series colour (#1f77b4) are lines and bars of the charts.
+        let drawn = try chartPixels(shot)
+        let none = try chartPixels(blank)
+        XCTAssertEqual(none, 0, "a report without figures draws nothing in the chart colour")
+        // Four lines (setup CDF, relay CDF, peers, bitrate) of 300+ px at 2 px width, or more.
+        XCTAssertGreaterThan(drawn, 2_400, "the chart lines were drawn")
+    }
+
+    private func chartPixels(_ png: URL) throws -> Int {
+        let python = try PythonPeers.python()
+        let result = try ExternalTool.run(python, [PythonPeers.script("png_colors.py"), png.path, "31", "119", "180"])
+        XCTAssertEqual(result.status, 0, result.output)
+        return Int(result.output.split(separator: " ").first ?? "") ?? -1
+    }
+}
