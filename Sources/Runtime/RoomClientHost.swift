@@ -9,8 +9,7 @@ public final class RoomClientHost {
     public let loop: EventLoop
     public private(set) var client: RoomClient
     private let connection: TCPConnection
-    private var timer: TimerID?
-    private var armedAt: Instant?
+    private let timer: DeadlineTimer
     private var finished = false
     public var onEvent: (RoomClient.Event) -> Void = { _ in }
 
@@ -18,6 +17,7 @@ public final class RoomClientHost {
     public init(loop: EventLoop, address: SocketAddress, endpoint: Endpoint, transport: RoomClient.Transport,
                 names: RoomEventNames, seed: UInt64) throws(SystemError) {
         self.loop = loop
+        timer = DeadlineTimer(loop: loop)
         client = RoomClient(endpoint: endpoint, transport: transport, names: names, seed: seed)
         connection = try TCPConnection.connect(loop: loop, to: address)
         connection.onConnect = { [weak self] error in
@@ -48,7 +48,7 @@ public final class RoomClientHost {
         client.close(now: loop.now())
         drive()
         finished = true
-        if let timer { loop.cancel(timer) }
+        timer.cancel()
         connection.closeAfterWriting()
     }
 
@@ -58,13 +58,9 @@ public final class RoomClientHost {
             if case .closed = event { finished = true }
             onEvent(event)
         }
-        guard !finished, let deadline = client.pollTimeout(), deadline != armedAt else { return }
-        if let timer { loop.cancel(timer) }
-        armedAt = deadline
-        timer = loop.schedule(at: deadline) { [weak self] in
+        guard !finished else { return }
+        timer.arm(at: client.pollTimeout()) { [weak self] in
             guard let self else { return }
-            self.armedAt = nil
-            self.timer = nil
             self.client.handleTimeout(now: self.loop.now())
             self.drive()
         }
@@ -73,7 +69,7 @@ public final class RoomClientHost {
     private func fail(_ reason: String) {
         guard !finished else { return }
         finished = true
-        if let timer { loop.cancel(timer) }
+        timer.cancel()
         connection.close()
         onEvent(.closed(reason: reason))
     }

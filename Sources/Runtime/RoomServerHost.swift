@@ -11,13 +11,13 @@ public final class RoomServerHost {
     public private(set) var core: RoomServerCore
     private var connections: [Int: TCPConnection] = [:]
     private var nextID = 1
-    private var timer: TimerID?
-    private var armedAt: Instant?
+    private let timer: DeadlineTimer
 
     public var address: SocketAddress { listener.localAddress }
 
     public init(loop: EventLoop, address: SocketAddress, configuration: RoomServerConfiguration, seed: UInt64 = 1) throws(SystemError) {
         self.loop = loop
+        timer = DeadlineTimer(loop: loop)
         listener = try TCPListener(loop: loop, address: address)
         core = RoomServerCore(configuration: configuration, seed: seed)
         listener.onAccept = { [weak self] connection in self?.accept(connection) }
@@ -51,13 +51,8 @@ public final class RoomServerHost {
                 connections.removeValue(forKey: id)?.closeAfterWriting()
             }
         }
-        guard let deadline = core.pollTimeout(), deadline != armedAt else { return }
-        if let timer { loop.cancel(timer) }
-        armedAt = deadline
-        timer = loop.schedule(at: deadline) { [weak self] in
+        timer.arm(at: core.pollTimeout()) { [weak self] in
             guard let self else { return }
-            self.armedAt = nil
-            self.timer = nil
             self.core.handleTimeout(now: self.loop.now())
             self.drive()
         }
