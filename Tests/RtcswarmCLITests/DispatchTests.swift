@@ -69,6 +69,18 @@ final class DispatchTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("summary.md").path))
     }
 
+    func testDoctorSaysWhenAScenarioTargetDoesNotAnswer() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString).json5")
+        defer { try? FileManager.default.removeItem(at: file) }
+        // Port 1 on loopback: nothing listens there.
+        try Data("{ name: 'd', duration_s: 5, target: { kind: 'room', url: 'http://127.0.0.1:1' }, groups: [{ role: 'member', count: 3 }] }".utf8)
+            .write(to: file)
+        let captured = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["doctor", file.path], console: captured.console), .couldNotRun)
+        XCTAssertTrue(captured.out.contains("FAIL target: http://127.0.0.1:1: cannot reach 127.0.0.1:1"), captured.out)
+        XCTAssertTrue(captured.out.contains("3 peers need about 70"), captured.out)
+    }
+
     func testDoctorReportsLimitsAndLibraryVersions() {
         let checks = DoctorCommand.checks(peers: 10)
         XCTAssertEqual(checks.map(\.name), ["open files", "socket buffers", "OpenSSL", "libsrtp2", "libopus", "libvpx", "OpenH264"])
