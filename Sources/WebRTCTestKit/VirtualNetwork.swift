@@ -22,6 +22,8 @@ public final class VirtualNetwork {
     public private(set) var busyInstants = 0
     /// The profile of links not impaired explicitly.
     public let defaultProfile: ImpairmentProfile
+    /// Sees every datagram delivered, before its destination does (captures, counters).
+    public var tap: ((Transmit) -> Void)?
 
     private struct Direction: Hashable {
         var source: SocketAddress
@@ -147,6 +149,7 @@ public final class VirtualNetwork {
             return
         }
         delivered += 1
+        tap?(transmit)
         nodes[owner].node.handle(datagram: transmit.payload, from: source, to: transmit.destination, now: now)
     }
 
