@@ -21,16 +21,18 @@ extension Peer {
         } catch {
             throw PeerError("cannot build the offer: \(error)")
         }
-        localDescription = offer
+        offerModel = offer
+        let text = offer.serialize()
+        localDescription = text
         if timeline.offerCreated == nil { timeline.offerCreated = now }
-        return offer.serialize()
+        return text
     }
 
     /// Applies the remote answer to our offer. Throws (and reports `.failed` in the
     /// signaling phase) when it cannot be used, saying why.
     public func setRemoteAnswer(_ text: String, now: Instant) throws(PeerError) {
         do throws(PeerError) {
-            guard configuration.role == .offerer, let offer = localDescription else {
+            guard configuration.role == .offerer, let offer = offerModel else {
                 throw PeerError("setRemoteAnswer needs an offer from createOffer first")
             }
             guard remoteDescription == nil else { throw PeerError("an answer was already applied") }
@@ -46,7 +48,8 @@ extension Peer {
             }
             try applyRemoteTransport(answer, section: first, local: setup == .active ? .passive : .active, now: now)
             media = sections
-            remoteDescription = answer
+            remoteDescription = text
+            offerModel = nil
             configureStreams()
         } catch {
             fail(.signaling, error.message)
@@ -70,7 +73,8 @@ extension Peer {
             }
             let setup = (offer.setup(of: first) ?? .actpass).answer
             try applyRemoteTransport(offer, section: first, local: setup, now: now)
-            remoteDescription = offer
+            remoteDescription = text
+            offerModel = offer
         } catch {
             fail(.signaling, error.message)
             throw error
@@ -84,10 +88,10 @@ extension Peer {
     /// of the codecs both sides have, reversed directions limited by ours,
     /// `a=setup:active` against actpass, and our candidates.
     public func createAnswer(now: Instant) throws(PeerError) -> String {
-        guard configuration.role == .answerer, let offer = remoteDescription else {
+        if let localDescription { return localDescription }
+        guard configuration.role == .answerer, let offer = offerModel else {
             throw PeerError("createAnswer needs a remote offer from setRemoteOffer first")
         }
-        if let localDescription { return localDescription.serialize() }
         var capabilities: [MediaKind: [CodecCapability]] = [:]
         var answerSenders: [String: SenderDescription] = [:]
         for (mid, index) in assignments {
@@ -106,11 +110,13 @@ extension Peer {
             answer.media[index].direction = MediaDirection(
                 sends: local.sends && remote.receives, receives: local.receives && remote.sends)
         }
-        localDescription = answer
         media = negotiatedSections(answer: answer, offer: offer)
         configureStreams()
+        offerModel = nil
+        let text = answer.serialize()
+        localDescription = text
         flush(now: now)
-        return answer.serialize()
+        return text
     }
 
     /// Our ICE credentials, fingerprint and the candidates known now.

@@ -26,8 +26,12 @@ public final class Peer {
     public internal(set) var failure: PeerFailure?
     public internal(set) var isConnected = false
     public internal(set) var isClosed = false
-    public internal(set) var localDescription: SessionDescription?
-    public internal(set) var remoteDescription: SessionDescription?
+    /// The descriptions as text. Parsed models are kept only until negotiation is done
+    /// (a parsed description holds about 22 KB, a connected peer should not).
+    public internal(set) var localDescription: String?
+    public internal(set) var remoteDescription: String?
+    /// The offer (ours or the remote's) until the answer is applied or created.
+    var offerModel: SessionDescription?
     /// Every STUN/TURN server answered (or the gathering deadline passed).
     public internal(set) var isGatheringComplete: Bool
 
