@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "RTPTests", dependencies: ["RTP", "RTCBase", "WebRTCTestKit"]),
         .testTarget(
             name: "PeerCoreTests",
-            dependencies: ["PeerCore", "Media", "EventLoop", "SDP", "ICE", "DTLS", "Impairment", "RTCBase", "WebRTCTestKit"]
+            dependencies: ["PeerCore", "Media", "EventLoop", "SDP", "ICE", "STUN", "DTLS", "Impairment", "RTCBase", "WebRTCTestKit"]
         ),
         .testTarget(name: "RTPSessionTests", dependencies: ["RTPSession", "RTP", "RTCBase", "WebRTCTestKit"]),
     ],

@@ -21,7 +21,9 @@ extension Peer {
             switch event {
             case .localCandidate(let candidate):
                 if candidate.type == .srflx || candidate.type == .relay { gatherAnswered() }
-                if localDescription != nil { events.append(.localCandidate(Self.sdpCandidate(candidate))) }
+                if localDescription != nil, let mid = media.first?.info.mid ?? configuration.transceivers.first?.mid {
+                    events.append(.localCandidate(Self.sdpCandidate(candidate), mid: mid))
+                }
             case .turnFailed:
                 gatherAnswered()
             case .stateChanged(let state, let reason):

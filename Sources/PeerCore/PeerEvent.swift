@@ -4,9 +4,9 @@ import SDP
 
 /// What a `Peer` reports through `pollEvent()`.
 public enum PeerEvent: Sendable, Hashable {
-    /// A local candidate learned after the description was created (trickle, RFC 8838):
-    /// signal it with the section's mid.
-    case localCandidate(Candidate)
+    /// A local candidate learned after the description was created (trickle, RFC 8838),
+    /// with the mid of the first bundled section to signal it under (RFC 8840 4.4).
+    case localCandidate(Candidate, mid: String)
     /// Every STUN/TURN server answered or failed: no more local candidates.
     case gatheringComplete
     /// A setup phase ended at `at` (see `PeerTimeline`).

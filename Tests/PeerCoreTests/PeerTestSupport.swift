@@ -34,7 +34,7 @@ struct EventLog {
             case .keyframeRequested: keyframeRequests += 1
             case .connected: connected = true
             case .closed: closed = true
-            case .localCandidate(let candidate): localCandidates.append(candidate)
+            case .localCandidate(let candidate, _): localCandidates.append(candidate)
             case .gatheringComplete, .iceStateChanged: break
             }
         }
