@@ -43,6 +43,7 @@ extension Peer {
             events.append(.phaseCompleted(.ice, at: now))
             dtls?.start(now: now)
         case .failed:
+            isConnected = false
             fail(timeline.iceConnected == nil ? .ice : .connected, "ICE failed: \(reason.rawValue)")
         case .new, .checking, .disconnected:
             break
@@ -73,12 +74,9 @@ extension Peer {
                 installSrtp(profile: profile, keys: keys, now: now)
             case .failed(let reason):
                 fail(isConnected ? .connected : .dtls, "DTLS: \(reason)")
-            case .closed:
-                guard !isClosed else { break }
-                ice.close(now: now)
-                isClosed = true
                 isConnected = false
-                events.append(.closed)
+            case .closed:
+                finishClosing(now: now)
             }
         }
     }

@@ -184,6 +184,12 @@ public final class Peer {
         guard !isClosed else { return }
         dtls?.close()
         drainDtls(now: now)
+        finishClosing(now: now)
+    }
+
+    /// Stops ICE (releasing TURN allocations) and reports `.closed`, once.
+    func finishClosing(now: Instant) {
+        guard !isClosed else { return }
         ice.close(now: now)
         isClosed = true
         isConnected = false

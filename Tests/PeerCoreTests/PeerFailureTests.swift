@@ -1,5 +1,6 @@
 import DTLS
 import Foundation
+import Impairment
 import PeerCore
 import RTCBase
 import SDP
@@ -57,6 +58,21 @@ final class PeerFailureTests: XCTestCase {
         XCTAssertGreaterThan(network.undeliverable, 5)
         XCTAssertNil(offerer.timeline.iceConnected)
         XCTAssertEqual(answerer.failure?.phase, .ice)
+    }
+
+    func testLinkGoingSilentAfterSetupEndsInConsentExpiry() throws {
+        let pair = try PeerPair(offerer: [.audio()], answerer: [.audio()])
+        XCTAssertTrue(pair.connect())
+        var dead = ImpairmentProfile()
+        dead.lossPct = 100
+        pair.network.impair(from: PeerPair.offererAddress, to: PeerPair.answererAddress, profile: dead, seed: 1)
+        pair.network.impair(from: PeerPair.answererAddress, to: PeerPair.offererAddress, profile: dead, seed: 2)
+        pair.network.progress(for: .seconds(45))
+        pair.drain()
+        XCTAssertEqual(pair.offerer.failure, PeerFailure(phase: .connected, reason: "ICE failed: consent expired: no response for 30 s"))
+        XCTAssertEqual(pair.offererLog.failures.count, 1)
+        XCTAssertEqual(pair.offerer.iceState, .failed)
+        XCTAssertFalse(pair.offerer.isConnected)
     }
 
     func testTrickledCandidatesConnectPeersWhoseDescriptionsHadNone() throws {
