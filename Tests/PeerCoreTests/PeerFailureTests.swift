@@ -75,6 +75,21 @@ final class PeerFailureTests: XCTestCase {
         XCTAssertFalse(pair.offerer.isConnected)
     }
 
+    func testAnswererTakesControlAgainstAnIceLiteOfferAndARoleConflictStillConnects() throws {
+        let network = VirtualNetwork()
+        // The answerer believes the offerer is ice-lite, so both claim to be controlling:
+        // the conflict is settled by tie-breakers (RFC 8445 7.3.1.1) and the call connects.
+        let (offerer, answerer) = try negotiate(network: network, editOffer: { text in
+            text.replacingOccurrences(of: "t=0 0\r\n", with: "t=0 0\r\na=ice-lite\r\n")
+        })
+        XCTAssertEqual(offerer.iceRole, .controlling)
+        XCTAssertEqual(answerer.iceRole, .controlling)
+        network.progress(for: .seconds(3))
+        XCTAssertTrue(offerer.isConnected)
+        XCTAssertTrue(answerer.isConnected)
+        XCTAssertNotEqual(offerer.iceRole, answerer.iceRole)
+    }
+
     func testTrickledCandidatesConnectPeersWhoseDescriptionsHadNone() throws {
         let network = VirtualNetwork()
         func strip(_ text: String) -> String {
