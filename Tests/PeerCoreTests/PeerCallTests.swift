@@ -36,6 +36,16 @@ final class PeerCallTests: XCTestCase {
         XCTAssertEqual(pair.answererLog.frames["1"]?.map(\.data), video.map(\.bytes))
     }
 
+    func testVp9FramesFromLibvpxArriveByteForByte() throws {
+        let pair = try PeerPair(offerer: [.video(codecs: [.vp9()])], answerer: [.video()])
+        XCTAssertEqual(pair.answerer.sections.first?.codec, .vp9)
+        XCTAssertTrue(pair.connect())
+        let video = try MediaFixtures.video(.vp9, count: 20)
+        XCTAssertEqual(pair.send(video, mid: "1", interval: .milliseconds(33)), video.count)
+        XCTAssertEqual(pair.answererLog.frames["1"]?.map(\.data), video.map(\.bytes))
+        XCTAssertEqual(pair.answererLog.frames["1"]?.map(\.isKeyframe), video.map(\.isKeyframe))
+    }
+
     func testMediaFlowsBackFromTheAnswererOnSendrecvSections() throws {
         let pair = try PeerPair(offerer: [.audio()], answerer: [.audio()])
         XCTAssertTrue(pair.connect())
