@@ -39,4 +39,31 @@ final class PeerFuzzTests: XCTestCase {
         XCTAssertEqual(pair.answererLog.frames["1"]?.dropFirst(beforeCount).map(\.data), later.map(\.bytes))
         print("fuzz: \(malformed)")
     }
+
+    func testMutatedRemoteDescriptionsAreRejectedOrAnsweredNeverATrap() throws {
+        let offers = try ["aiortc/offer-sendrecv-vp8-opus.sdp", "chromium/pair-offer.sdp", "chromium/offer-h264-only.sdp"]
+            .map { Array(try Fixtures.text($0).utf8) }
+        var fuzzer = Fuzzer(seeds: offers, seed: 0x5D9, maxLength: 8_000)
+        var answered = 0
+        var rejected = 0
+        fuzzer.run(iterations: 3_000) { bytes in
+            guard let peer = try? Peer(
+                configuration: PeerConfiguration(
+                    role: .answerer, transceivers: [.audio(), .video()], localAddresses: [PeerPair.answererAddress], seed: 1),
+                now: .zero)
+            else { return XCTFail("configuration") }
+            do {
+                try peer.setRemoteOffer(String(decoding: bytes, as: UTF8.self), now: .zero)
+                _ = try peer.createAnswer(now: .zero)
+                answered += 1
+            } catch {
+                rejected += 1
+                XCTAssertEqual(peer.failure?.phase, .signaling)
+            }
+        }
+        XCTAssertEqual(answered + rejected, 3_000)
+        XCTAssertGreaterThan(answered, 100)
+        XCTAssertGreaterThan(rejected, 1_000)
+        print("sdp fuzz: \(answered) answered, \(rejected) rejected")
+    }
 }
