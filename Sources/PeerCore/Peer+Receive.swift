@@ -82,12 +82,13 @@ extension Peer {
             return
         }
         if media[index].assembler == nil {
-            // maxWait: about one round trip (a NACK resend) plus a margin.
+            // With NACK a frame waits about a round trip (the resend) plus a margin;
+            // without, nothing will fill a gap: wait only for reordering.
             let roundTrip = rtp.roundTripTime ?? ice.stats.selectedPairRtt ?? .milliseconds(100)
             media[index].assembler = FrameAssembler(
                 depacketizer: CodecDepacketizer(codec: media[index].info.codec),
                 capacity: media[index].info.codec.isVideo ? 1024 : 64,
-                maxWait: roundTrip + configuration.frameWaitMargin)
+                maxWait: media[index].info.nack ? roundTrip + configuration.frameWaitMargin : Self.reorderWait)
         }
         let malformedBefore = media[index].assembler?.statistics.malformedPackets ?? 0
         media[index].assembler?.insert(delivered, now: now)

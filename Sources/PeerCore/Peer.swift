@@ -58,6 +58,9 @@ public final class Peer {
 
     /// The longest a STUN or TURN server may take before gathering counts as complete.
     static let gatheringTimeout: Duration = .seconds(3)
+    /// How long a frame of a stream without NACK (audio) waits for an older one that
+    /// may only be reordered.
+    static let reorderWait: Duration = .milliseconds(20)
     /// Keyframe requests repeat this often while a video stream has none (RtpSession
     /// also spaces them by the round-trip time).
     static let keyframeRetryInterval: Duration = .milliseconds(300)

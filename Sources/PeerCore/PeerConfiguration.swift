@@ -52,8 +52,8 @@ public struct PeerConfiguration: Sendable {
     /// Seeds every random choice: ICE credentials and tie-breaker, SSRCs, sequence
     /// numbers, RTCP jitter. Two peers with one seed still differ by role.
     public var seed: UInt64
-    /// How long a complete frame waits for an older incomplete one beyond the
-    /// round-trip time (NACK resends), METRICS.md frames.
+    /// How long a complete frame of a NACKed stream waits for an older incomplete one
+    /// beyond the round-trip time (the resend), METRICS.md frames.
     public var frameWaitMargin: Duration
     /// The RTP payload budget: `mtu` minus RTP header, RTX and SRTP tag overhead.
     public var mtu: Int

@@ -58,4 +58,24 @@ final class PeerLossRecoveryTests: XCTestCase {
         XCTAssertGreaterThan(sent.counters.retransmissions, 0)
         XCTAssertEqual(stats.malformed.total, 0)
     }
+
+    func testLostAudioPacketsDelayTheNextOnlyByTheReorderWait() throws {
+        let pair = try PeerPair(offerer: [.audio("0", .sendonly)], answerer: [.audio("0", .recvonly)])
+        XCTAssertTrue(pair.connect())
+        var lossy = ImpairmentProfile()
+        lossy.lossPct = 10
+        pair.network.impair(from: PeerPair.offererAddress, to: PeerPair.answererAddress, profile: lossy, seed: 3)
+        let audio = try MediaFixtures.audio(count: 200)
+        _ = pair.send(audio, mid: "0", interval: .milliseconds(20))
+        let received = try XCTUnwrap(pair.answererLog.frames["0"])
+        XCTAssertEqual(Double(received.count), 180, accuracy: 10)
+        // Drained every 20 ms, a frame is out at most 20 ms after its packet plus the
+        // 20 ms reorder wait, gaps or not (a NACK-style wait would add 50 ms or more).
+        let drained = try XCTUnwrap(pair.answererLog.drainedAt["0"])
+        let worst = zip(received, drained).map { $1 - $0.lastArrival }.max()
+        XCTAssertLessThanOrEqual(try XCTUnwrap(worst), .milliseconds(40))
+        let stats = try XCTUnwrap(pair.answerer.stats(now: pair.network.now).received.first)
+        XCTAssertEqual(stats.rtp.nacksSent, 0)
+        XCTAssertEqual(stats.framesCompleted, received.count)
+    }
 }

@@ -18,6 +18,8 @@ extension EncodedMediaFrame {
 /// Everything a peer reported, sorted by kind.
 struct EventLog {
     var frames: [String: [ReceivedFrame]] = [:]
+    /// When each frame was drained (the `now` passed to `drain`), by mid.
+    var drainedAt: [String: [Instant]] = [:]
     var phases: [PeerPhase: Instant] = [:]
     var failures: [PeerFailure] = []
     var keyframeRequests = 0
@@ -25,10 +27,12 @@ struct EventLog {
     var closed = false
     var localCandidates: [Candidate] = []
 
-    mutating func drain(_ peer: Peer) {
+    mutating func drain(_ peer: Peer, now: Instant = .zero) {
         while let event = peer.pollEvent() {
             switch event {
-            case .frame(let frame): frames[frame.mid, default: []].append(frame)
+            case .frame(let frame):
+                frames[frame.mid, default: []].append(frame)
+                drainedAt[frame.mid, default: []].append(now)
             case .phaseCompleted(let phase, let at): phases[phase] = at
             case .failed(let failure): failures.append(failure)
             case .keyframeRequested: keyframeRequests += 1
@@ -84,8 +88,8 @@ final class PeerPair {
     }
 
     func drain() {
-        offererLog.drain(offerer)
-        answererLog.drain(answerer)
+        offererLog.drain(offerer, now: network.now)
+        answererLog.drain(answerer, now: network.now)
     }
 
     /// Sends `frames` from the offerer on `mid`, one every `interval`, and runs the
