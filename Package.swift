@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(name: "Benchmarks", dependencies: ["RTCBase", "EventLoop"]),
 
         // Test support: virtual time, in-memory network, fuzzing, captured fixtures.
-        .target(name: "WebRTCTestKit", dependencies: ["RTCBase", "Impairment"]),
+        .target(name: "WebRTCTestKit", dependencies: ["RTCBase", "Impairment", "STUN"]),
 
         // Synthetic media, codecs, bitstream inspection (issue 4).
         .target(name: "Media", dependencies: ["RTCBase", "COpus", "CVPX", "COpenH264"]),
