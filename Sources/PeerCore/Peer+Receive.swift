@@ -110,10 +110,10 @@ extension Peer {
     /// Emits the section's complete frames and asks for a keyframe when one is missing:
     /// none yet, or frames were dropped since the last one (RFC 4585 6.3.1).
     func drainFrames(_ index: Int, now: Instant) {
-        guard var assembler = media[index].assembler else { return }
         let info = media[index].info
         var missingKeyframe = false
-        while let frame = assembler.pollFrame() {
+        // In place: a copy of the assembler would copy its packet ring on every packet.
+        while let frame = media[index].assembler?.pollFrame() {
             if !frame.isKeyframe, media[index].waitingForKeyframe { missingKeyframe = true }
             if frame.isKeyframe {
                 media[index].waitingForKeyframe = false
@@ -127,8 +127,7 @@ extension Peer {
                 mid: info.mid, kind: info.kind, codec: info.codec, data: frame.data, isKeyframe: frame.isKeyframe,
                 rtpTimestamp: frame.timestamp, firstArrival: frame.firstArrival, lastArrival: frame.lastArrival)))
         }
-        let dropped = assembler.statistics.framesDropped
-        media[index].assembler = assembler
+        let dropped = media[index].assembler?.statistics.framesDropped ?? 0
         if dropped > media[index].framesDroppedSeen {
             media[index].framesDroppedSeen = dropped
             media[index].waitingForKeyframe = true
