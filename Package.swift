@@ -35,6 +35,7 @@ let package = Package(
         .target(name: "SDP", dependencies: ["RTCBase"]),
         .target(name: "Impairment", dependencies: ["RTCBase"]),
         .target(name: "Metrics", dependencies: ["RTCBase"]),
+        .target(name: "PeerCore", dependencies: ["RTCBase", "SDP", "ICE", "STUN", "DTLS", "SRTP", "RTP", "RTPSession"]),
 
         // Signaling adapters and the built-in room server.
         .target(name: "Signaling", dependencies: ["RTCBase", "Net", "SDP"]),
@@ -61,7 +62,7 @@ let package = Package(
         .executableTarget(name: "Benchmarks", dependencies: ["RTCBase", "EventLoop"]),
 
         // Test support: virtual time, in-memory network, fuzzing, captured fixtures.
-        .target(name: "WebRTCTestKit", dependencies: ["RTCBase"]),
+        .target(name: "WebRTCTestKit", dependencies: ["RTCBase", "Impairment", "STUN"]),
 
         // Synthetic media, codecs, bitstream inspection (issue 4).
         .target(name: "Media", dependencies: ["RTCBase", "COpus", "CVPX", "COpenH264"]),
@@ -95,6 +96,10 @@ let package = Package(
         .testTarget(name: "STUNTests", dependencies: ["STUN", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "ICETests", dependencies: ["ICE", "STUN", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(
+            name: "PeerCoreTests",
+            dependencies: ["PeerCore", "Media", "EventLoop", "SDP", "ICE", "STUN", "DTLS", "Impairment", "RTCBase", "WebRTCTestKit"]
+        ),
         .testTarget(name: "RTPSessionTests", dependencies: ["RTPSession", "RTP", "RTCBase", "WebRTCTestKit"]),
     ],
     swiftLanguageModes: [.v6]
