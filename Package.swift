@@ -51,7 +51,11 @@ let package = Package(
         .target(name: "EventLoop", dependencies: ["RTCBase", "CShims"]),
 
         // Wires protocol state machines to the event loop: hosts, peers, the runner.
-        .target(name: "Runtime", dependencies: ["RTCBase", "EventLoop", "Net", "Signaling", "RoomServer", "Metrics", "Scenario", "Report"]),
+        .target(
+            name: "Runtime",
+            dependencies: ["RTCBase", "EventLoop", "Net", "Signaling", "RoomServer", "PeerCore", "SDP", "ICE", "Media", "Impairment",
+                           "Metrics", "Scenario", "Report"]
+        ),
 
         // The command line.
         .target(
