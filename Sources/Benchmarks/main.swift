@@ -15,6 +15,7 @@ let benchmarks: [(name: String, run: () throws -> Void)] = [
         }
     }),
     ("srtp", { try SrtpBenchmark().run() }),
+    ("dtls", { try DtlsBenchmark().run() }),
 ]
 let available = benchmarks.map(\.name)
 let selected = CommandLine.arguments.dropFirst().isEmpty ? available : Array(CommandLine.arguments.dropFirst())
