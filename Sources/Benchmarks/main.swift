@@ -16,6 +16,10 @@ let benchmarks: [(name: String, run: () throws -> Void)] = [
     }),
     ("srtp", { try SrtpBenchmark().run() }),
     ("dtls", { try DtlsBenchmark().run() }),
+    ("rtp", {
+        try RtpReceiveBenchmark().run()
+        try RtpReceiveBenchmark(lossEvery: 50).run()
+    }),
 ]
 let available = benchmarks.map(\.name)
 let selected = CommandLine.arguments.dropFirst().isEmpty ? available : Array(CommandLine.arguments.dropFirst())
