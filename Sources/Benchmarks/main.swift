@@ -21,6 +21,7 @@ let benchmarks: [(name: String, run: () throws -> Void)] = [
         try RtpReceiveBenchmark(lossEvery: 50).run()
         try Vp8PacketizationBenchmark().run()
     }),
+    ("media", { try MediaBenchmark().run() }),
 ]
 let available = benchmarks.map(\.name)
 let selected = CommandLine.arguments.dropFirst().isEmpty ? available : Array(CommandLine.arguments.dropFirst())
