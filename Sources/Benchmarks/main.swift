@@ -22,6 +22,7 @@ let benchmarks: [(name: String, run: () throws -> Void)] = [
         try Vp8PacketizationBenchmark().run()
     }),
     ("media", { try MediaBenchmark().run() }),
+    ("rooms", { try RoomsBenchmark().run() }),
 ]
 let available = benchmarks.map(\.name)
 let selected = CommandLine.arguments.dropFirst().isEmpty ? available : Array(CommandLine.arguments.dropFirst())
