@@ -24,7 +24,8 @@ struct SrtpBenchmark {
             let (protect, unprotect) = try measureContext(profile, key: key, salt: masterSalt, packets: packets)
             report("rtcswarm", profile, protect, unprotect)
             _ = try measureLibSrtp(profile, key: key, salt: masterSalt, packets: warmup)
-            guard let (libProtect, libUnprotect) = try measureLibSrtp(profile, key: key, salt: masterSalt, packets: packets) else {
+            guard let (libProtect, libUnprotect) = try measureLibSrtp(profile, key: key, salt: masterSalt, packets: packets)
+            else {
                 print("srtp libsrtp2 \(profile): libsrtp2 refused the profile, not measured")
                 continue
             }
@@ -39,7 +40,9 @@ struct SrtpBenchmark {
               + "both \(total.perOperation(packets, per: "packet"))")
     }
 
-    private func measureContext(_ profile: SrtpProfile, key: [UInt8], salt: [UInt8], packets: Int) throws -> (Stopwatch, Stopwatch) {
+    private func measureContext(_ profile: SrtpProfile, key: [UInt8], salt: [UInt8], packets: Int) throws
+        -> (Stopwatch, Stopwatch)
+    {
         let sender = SrtpContext(profile: profile, masterKey: key, masterSalt: salt)
         let receiver = SrtpContext(profile: profile, masterKey: key, masterSalt: salt)
         var packet = BenchPacket.rtp(size: packetSize, sequence: 0)
@@ -91,7 +94,9 @@ struct SrtpBenchmark {
                     BenchPacket.setSequence(sequence, in: &packet)
                     sequence &+= 1
                     let at = base + slot * stride
-                    packet.withUnsafeBytes { UnsafeMutableRawBufferPointer(start: at, count: packetSize).copyMemory(from: $0) }
+                    packet.withUnsafeBytes {
+                        UnsafeMutableRawBufferPointer(start: at, count: packetSize).copyMemory(from: $0)
+                    }
                     lengths[slot] = sender.protect(at, length: packetSize) ?? 0
                 }
                 protect.stop()
