@@ -22,10 +22,10 @@ struct RoomsBenchmark {
             guard let members = Int(value), members > 1 else { throw BenchmarkError("\(Self.membersVariable)=\(value)") }
             return try RoomsRun(members: members, connectWindow: connectWindow, relaySeconds: relaySeconds).run()
         }
-        print("rooms RLIMIT_NOFILE raised to the hard limit: \(openFiles)")
+        print("rooms RLIMIT_NOFILE raised to the hard limit: \(openFiles) descriptors, enough for "
+              + "\(Self.maxMembers(openFiles: openFiles)) members with clients and server in one process")
         for members in memberCounts {
-            // Each client holds one socket and the server its accepted twin.
-            let needed = 2 * members + 64
+            let needed = Self.descriptors(members: members)
             guard needed <= openFiles else {
                 print("rooms N=\(members): not run: needs about \(needed) file descriptors, RLIMIT_NOFILE hard limit is "
                       + "\(openFiles) (raise it in /etc/security/limits.conf or with ulimit -Hn as root)")
@@ -34,6 +34,12 @@ struct RoomsBenchmark {
             try runChild(members: members)
         }
     }
+
+    /// Each client holds one socket and the server its accepted twin, plus a few for the
+    /// loops, the listener and the standard streams.
+    private static func descriptors(members: Int) -> Int { 2 * members + 64 }
+
+    private static func maxMembers(openFiles: Int) -> Int { max(0, (openFiles - 64) / 2) }
 
     private func runChild(members: Int) throws {
         let child = Process()
