@@ -23,6 +23,9 @@ final class RoomsRun {
     private var closing = false
     private var sent = 0
     private var latencies = LatencySamples()
+    /// Resident bytes and members settled once the first window of clients settled: the
+    /// base for memory per member, past the loops' and first connections' fixed costs.
+    private var residentBase: (bytes: Int, settled: Int)?
 
     init(members: Int, connectWindow: Int, relaySeconds: Int) throws {
         self.members = members
@@ -43,14 +46,16 @@ final class RoomsRun {
         var serverCPU = server.cpuSeconds
         client.time { join(host.address) }
         let joinServerCPU = server.cpuSeconds - serverCPU
-        let residentGrowth = ProcessLimits.residentBytes() - residentBefore
+        let resident = ProcessLimits.residentBytes()
+        let base = residentBase ?? (residentBefore, 0)
+        let perMember = Double(resident - base.bytes) / Double(max(settled - base.settled, 1))
         print("\(label) join: \(joined)/\(members) joined, \(paired)/\(members / 2) rooms paired in "
               + String(format: "%.2f s: %.0f joins/s", client.wallSeconds, Double(joined) / client.wallSeconds)
               + " (TCP connect + WebSocket + Socket.IO + join, \(connectWindow) in flight); "
               + String(format: "server CPU %.2f s (%.0f us/join), clients CPU %.2f s; ", joinServerCPU,
                        joinServerCPU / Double(max(joined, 1)) * 1e6, client.cpuSeconds)
-              + String(format: "RSS +%.1f MB (%.1f KB per member, client and server ends)",
-                       Double(residentGrowth) / 1e6, Double(residentGrowth) / Double(members) / 1e3)
+              + String(format: "RSS +%.1f MB, %.1f KB per member after the first %d (client and server ends)",
+                       Double(resident - residentBefore) / 1e6, perMember / 1e3, base.settled)
               + failureSummary())
 
         var relayClient = Stopwatch()
@@ -89,6 +94,9 @@ final class RoomsRun {
             loop.run(until: {
                 self.settled == self.members || (opened < self.members && opened - self.settled < self.connectWindow / 2)
             }, timeout: .milliseconds(200))
+            if residentBase == nil, settled >= connectWindow, settled < members {
+                residentBase = (ProcessLimits.residentBytes(), settled)
+            }
         }
         loop.run(until: { self.paired == self.members / 2 }, timeout: .seconds(2))
     }
