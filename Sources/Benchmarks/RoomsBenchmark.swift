@@ -7,7 +7,8 @@ import Foundation
 ///
 /// Each N runs in a child process of its own (this executable again, told N through
 /// `RoomsBenchmark.membersVariable`), so its memory and CPU figures start from a fresh
-/// heap and nothing of the previous run is left open.
+/// heap and nothing of the previous run is left open. Setting that variable by hand runs
+/// one N alone (`RTCSWARM_BENCH_ROOM_MEMBERS=9900 Benchmarks rooms`).
 struct RoomsBenchmark {
     static let membersVariable = "RTCSWARM_BENCH_ROOM_MEMBERS"
 
