@@ -63,7 +63,10 @@ let package = Package(
             dependencies: ["RTCBase", "EventLoop", "Scenario", "Report", "Runtime", "RoomServer", "Signaling", "Net", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
         ),
         .executableTarget(name: "rtcswarm", dependencies: ["RtcswarmCLI"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["RTCBase", "EventLoop"]),
+        .executableTarget(
+            name: "Benchmarks",
+            dependencies: ["RTCBase", "EventLoop", "SRTP", "CSRTP", "DTLS", "RTP", "RTPSession", "Media", "Net", "Signaling", "RoomServer", "Runtime"]
+        ),
 
         // Test support: virtual time, in-memory network, fuzzing, captured fixtures.
         .target(name: "WebRTCTestKit", dependencies: ["RTCBase", "Impairment", "STUN"]),
