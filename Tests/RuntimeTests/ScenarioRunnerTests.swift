@@ -152,3 +152,41 @@ private final class HostOnItsThread: @unchecked Sendable {
     let host: RoomServerHost
     init(_ host: RoomServerHost) { self.host = host }
 }
+
+final class CallRunTests: XCTestCase {
+    /// Real one-to-one WebRTC calls through the built-in room server: every figure of a
+    /// received stream is measured, and injected loss is reported as that loss.
+    func testPairsCallEachOtherAndInjectedLossIsReported() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("calls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let text = """
+        { name: "calls", duration_s: 6, target: { kind: "builtin-room" },
+          groups: [{ role: "pair", count: 2, arrival: { rate_per_s: 20 },
+                     media: { video: { codec: "vp8", resolution: "320x180", fps: 30, bitrate_kbps: 300 } },
+                     impairment: { receive: { loss_pct: 10 } } }] }
+        """
+        let runner = ScenarioRunner(loaded: try ScenarioLoader.load(text: text), options: .init(folder: out, version: "test", progress: { _ in }))
+        let (report, outcome) = runner.run()
+        XCTAssertEqual(outcome, .passed)
+        let cell = try XCTUnwrap(report.cells.first)
+        XCTAssertEqual(cell.peers.count, 4, "two calls, two peers each")
+        XCTAssertEqual(cell.peers.filter { $0.outcome == .completed }.count, 4, "\(cell.peers.map { $0.failureReason ?? "" })")
+        for peer in cell.peers {
+            XCTAssertNotNil(peer.phases["setup_ms"])
+            XCTAssertNotNil(peer.phases["first_frame_ms"])
+            let video = try XCTUnwrap(peer.streams.first { $0.kind == "video" })
+            XCTAssertEqual(video.resolutions.keys.sorted(), ["320x180"])
+            XCTAssertEqual(video.resolutionSurvival, 100)
+            XCTAssertGreaterThan(video.fps, 25)
+            XCTAssertNotNil(peer.streams.first { $0.kind == "audio" })
+        }
+        // 10 % loss on every receive link: over about 150 video + 250 audio packets per
+        // second and 4 peers the mean stays within a few points of 10.
+        let loss = try XCTUnwrap(cell.metrics.value(at: MetricAddress(.lossPct, .mean)))
+        XCTAssertEqual(loss, 10, accuracy: 3)
+        XCTAssertGreaterThan(cell.metrics.value(at: MetricAddress(.nacks)) ?? 0, 0, "lost video packets were NACKed")
+        let videoResidual = cell.peers.flatMap(\.streams).filter { $0.kind == "video" }.map(\.residualLossPct).max() ?? 100
+        XCTAssertLessThan(videoResidual, loss, "NACK recovered most video loss")
+    }
+}
