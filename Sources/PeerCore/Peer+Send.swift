@@ -50,8 +50,9 @@ extension Peer {
                     mid: info.mid, codec: info.codec, rtp: statistics, framesCompleted: frames?.framesCompleted ?? 0,
                     keyframesCompleted: frames?.keyframesCompleted ?? 0, framesDropped: frames?.framesDropped ?? 0))
             }
-            if let ssrc = info.localSsrc, let counters = rtp.sendCounters(ssrc: ssrc) {
-                sent.append(SentStreamStats(mid: info.mid, codec: info.codec, ssrc: ssrc, frames: section.framesSent, counters: counters))
+            if let ssrc = info.localSsrc, let counters = rtp.sendCounters(ssrc: ssrc), let offset = rtp.sendTimestampOffset(ssrc: ssrc) {
+                sent.append(SentStreamStats(mid: info.mid, codec: info.codec, ssrc: ssrc, frames: section.framesSent, counters: counters,
+                                            timestampOffset: offset))
             }
         }
         var malformed = self.malformed

@@ -45,6 +45,8 @@ public struct SentStreamStats: Sendable, Equatable {
     public var ssrc: UInt32
     public var frames: Int
     public var counters: SendStream.Counters
+    /// Added to every media timestamp this stream sends (RFC 3550 5.1).
+    public var timestampOffset: UInt32
 }
 
 /// A snapshot of one peer's figures (METRICS.md: per peer and per received stream).

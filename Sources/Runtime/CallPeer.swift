@@ -42,6 +42,7 @@ public final class CallPeer: PeerDriver {
     private var observers: [String: ReceivedStreamObserver] = [:]
     private var setupTimer: TimerID?
     private var encoders: [(kind: MediaKind, encoder: SharedEncoder)] = []
+    private var registeredSsrcs: [UInt32] = []
 
     public init(loop: EventLoop, settings: Settings, recorder: RunRecorder, fanout: MediaFanout) {
         self.loop = loop
@@ -177,16 +178,23 @@ public final class CallPeer: PeerDriver {
             guard state == .connecting, let peer = host?.peer else { return }
             state = .connected
             if let setupTimer { loop.cancel(setupTimer) }
+            let sent = peer.stats(now: loop.now()).sent
             for section in peer.sections {
                 let track = section.kind == .video ? settings.video : settings.audio
                 guard let track else { continue }
                 let encoder = fanout.encoder(for: track)
                 encoders.append((section.kind, encoder))
+                if let stream = sent.first(where: { $0.mid == section.mid }) {
+                    fanout.senders.register(ssrc: stream.ssrc, timestampOffset: stream.timestampOffset, encoder: encoder)
+                    registeredSsrcs.append(stream.ssrc)
+                }
                 encoder.subscribe(self) { [weak self] frame in self?.send(frame, kind: section.kind) }
                 if section.kind == .video { encoder.requestKeyframe(now: loop.now()) }
             }
         case .frame(let frame):
-            observer(for: frame).observe(frame)
+            let ssrc = host?.peer?.sections.first { $0.mid == frame.mid }?.remoteSsrc
+            let captured = ssrc.flatMap { fanout.senders.captureTime(ssrc: $0, rtpTimestamp: frame.rtpTimestamp) }
+            observer(for: frame).observe(frame, captureTime: captured)
         case .keyframeRequested:
             encoders.first { $0.kind == .video }?.encoder.requestKeyframe(now: loop.now())
         case .failed(let failure):
@@ -222,6 +230,8 @@ public final class CallPeer: PeerDriver {
         if let setupTimer { loop.cancel(setupTimer) }
         for (_, encoder) in encoders { encoder.unsubscribe(self) }
         encoders = []
+        registeredSsrcs.forEach(fanout.senders.unregister)
+        registeredSsrcs = []
         let now = loop.now()
         var streams: [StreamRecord] = []
         if let peer = host?.peer {

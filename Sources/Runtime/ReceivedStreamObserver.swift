@@ -17,14 +17,21 @@ final class ReceivedStreamObserver {
     private var gaps: [Duration] = []
     private var currentResolution: String?
     private(set) var resolutions: [String: Int] = [:]
+    private var latencyTotal = 0.0
+    private var latencySamples = 0
 
     init(codec: PeerCodec, publishedResolution: String?) {
         self.codec = codec
         self.publishedResolution = publishedResolution
     }
 
-    func observe(_ frame: ReceivedFrame) {
+    /// `captureTime` is the sender's, when it is known (same worker).
+    func observe(_ frame: ReceivedFrame, captureTime: Instant?) {
         frames += 1
+        if let captureTime {
+            latencyTotal += frame.lastArrival.milliseconds(since: captureTime)
+            latencySamples += 1
+        }
         if let last = lastArrival { gaps.append(frame.lastArrival - last) }
         firstArrival = firstArrival ?? frame.lastArrival
         lastArrival = frame.lastArrival
@@ -58,7 +65,8 @@ final class ReceivedStreamObserver {
             fps: seconds > 0 ? Double(frames - 1) / seconds : 0, freezeCount: freezes.count,
             freezeMs: freezes.reduce(0, +) * 1000,
             resolutionSurvival: codec.isVideo && known > 0 ? Double(resolutions[publishedResolution ?? ""] ?? 0) / Double(known) * 100 : nil,
-            resolutions: resolutions, nacks: statistics.nacksSent, plis: statistics.plisSent + statistics.firsSent)
+            resolutions: resolutions, latencyMs: latencySamples > 0 ? latencyTotal / Double(latencySamples) : nil,
+            nacks: statistics.nacksSent, plis: statistics.plisSent + statistics.firsSent)
     }
 
     /// Frames the timestamps say were sent between the first and the last received.

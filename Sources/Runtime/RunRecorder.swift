@@ -42,6 +42,7 @@ public final class RunRecorder {
             metrics.record(stream.residualLossPct, in: .residualLossPct)
             metrics.record(Double(stream.burstMax), in: .burstMax)
             metrics.record(stream.jitterMs, in: .jitterMs)
+            if let latency = stream.latencyMs { metrics.record(latency, in: .latencyMs) }
             metrics.increment(.nacks, by: stream.nacks)
             metrics.increment(.plis, by: stream.plis)
             guard stream.kind == "video" else { continue }

@@ -22,6 +22,10 @@ public final class SharedEncoder: @unchecked Sendable {
     private let stopped = Atomic<Bool>(false)
     private let failure = Mutex<String?>(nil)
     private var subscribers: [ObjectIdentifier: (EncodedMediaFrame) -> Void] = [:]
+    /// Capture times of the last frames by media timestamp (loop thread only).
+    private var captures: [UInt32: Instant] = [:]
+    private var captureOrder = FIFO<UInt32>()
+    static let rememberedFrames = 600
     private var lastKeyframeRequest: Instant?
     /// Frames encoded and frames the encoder fell behind on (generation + encoding took
     /// longer than the frame interval), for the run's own health figures.
@@ -117,14 +121,22 @@ public final class SharedEncoder: @unchecked Sendable {
     }
 
     private func deliver(_ frame: EncodedMediaFrame) {
+        captures[frame.rtpTimestamp] = frame.captureTime
+        captureOrder.append(frame.rtpTimestamp)
+        if captureOrder.count > Self.rememberedFrames, let oldest = captureOrder.popFirst() { captures[oldest] = nil }
         for deliver in subscribers.values { deliver(frame) }
     }
+
+    /// When the frame with this media timestamp (before any RTP offset) was captured.
+    func captureTime(mediaTimestamp: UInt32) -> Instant? { captures[mediaTimestamp] }
 }
 
 /// The encoders of one worker, one per distinct track, created on first use.
 public final class MediaFanout {
     private let loop: EventLoop
     private var encoders: [SharedEncoder.Track: SharedEncoder] = [:]
+    /// Which encoder and offset stand behind each SSRC this worker sends.
+    let senders = SenderDirectory()
 
     public init(loop: EventLoop) { self.loop = loop }
 

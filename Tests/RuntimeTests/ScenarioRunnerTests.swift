@@ -189,4 +189,27 @@ final class CallRunTests: XCTestCase {
         let videoResidual = cell.peers.flatMap(\.streams).filter { $0.kind == "video" }.map(\.residualLossPct).max() ?? 100
         XCTAssertLessThan(videoResidual, loss, "NACK recovered most video loss")
     }
+
+    /// Issue 7: a fixed one-way delay of 100 ms on every receive link shows up as 100 ms
+    /// more end-to-end latency (capture -> last packet of the frame, one clock).
+    func testInjectedDelayShowsUpAsThatMuchMoreLatency() throws {
+        func meanLatency(delay: Int) throws -> Double {
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("delay-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: out) }
+            let text = """
+            { name: "delay", duration_s: 4, target: { kind: "builtin-room" },
+              groups: [{ role: "pair", count: 1, media: { video: { resolution: "320x180", bitrate_kbps: 300 } },
+                         impairment: { receive: { delay_ms: \(delay) } } }] }
+            """
+            let (report, outcome) = ScenarioRunner(loaded: try ScenarioLoader.load(text: text),
+                                                   options: .init(folder: out, version: "test", progress: { _ in })).run()
+            XCTAssertEqual(outcome, .passed)
+            return try XCTUnwrap(report.cells.first?.metrics.value(at: MetricAddress(.latencyMs, .mean)))
+        }
+        let clean = try meanLatency(delay: 0)
+        let delayed = try meanLatency(delay: 100)
+        print("latency mean: clean \(clean) ms, with 100 ms delay \(delayed) ms")
+        XCTAssertEqual(delayed - clean, 100, accuracy: 10)
+    }
 }
