@@ -50,8 +50,10 @@ final class ReceivedStreamObserver {
         let statistics = rtp.rtp
         var seconds = 0.0
         if let firstArrival, let lastArrival { seconds = (lastArrival - firstArrival).milliseconds / 1000 }
-        let interval = frames > 1 ? seconds / Double(frames - 1) : 0
-        // A freeze: a gap between frames longer than max(3 x mean interval, mean + 150 ms).
+        // A freeze: a gap between complete frames longer than max(3 x mean frame interval,
+        // mean + 150 ms), the interval being the sent stream's (1 / fps): under loss the
+        // received frames thin out, and their own mean would hide the stalls.
+        let interval = frameRate > 0 ? 1 / frameRate : (frames > 1 ? seconds / Double(frames - 1) : 0)
         let freezeLimit = max(3 * interval, interval + 0.150)
         let freezes = gaps.map { $0.milliseconds / 1000 }.filter { frames > 2 && $0 > freezeLimit }
         let expected = expectedFrames(frameRate: frameRate)
