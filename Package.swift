@@ -73,7 +73,7 @@ let package = Package(
             dependencies: ["CShims", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
         ),
         .testTarget(name: "RtcswarmCLITests", dependencies: ["RtcswarmCLI", "Report", "Metrics", "WebRTCTestKit"]),
-        .testTarget(name: "SignalingTests", dependencies: ["Signaling", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Net", "SDP", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "Signaling", "Net", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "EventLoop", "RoomServer", "Signaling", "Net", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "WebRTCTestKit"]),
