@@ -53,3 +53,8 @@ enum Exchange {
         events.lazy.compactMap { if case .answer(let sdp) = $0 { sdp } else { nil } }.first
     }
 }
+
+extension HTTPRequest {
+    /// The body as UTF-8 text.
+    var bodyText: String { String(decoding: body, as: UTF8.self) }
+}
