@@ -10,7 +10,8 @@ import RTCBase
 /// `handle(_:for:now:)`. The adapter reports the server's SDP, notices and failures
 /// through `pollEvent`, in the server's words. `hangUp` starts the teardown; `.closed`
 /// says it is over, after which the driver drops any request still running (a Janus long
-/// poll). After `.failed` nothing more happens either.
+/// poll). After `.failed` no more events come; `hangUp` may still send a request that
+/// releases what the server kept (Janus's session), without waiting for its answer.
 public protocol CallSetup: Sendable {
     /// Sends the first request (the offer, or Janus's `create`).
     mutating func start(now: Instant)

@@ -243,7 +243,9 @@ extension JanusCallSetup {
         switch step {
         case .hangup: post(.hangup, ["janus": "hangup"], now: now)
         case .detach: post(.detach, ["janus": "detach"], now: now)
-        case .destroy: post(.destroy, ["janus": "destroy"], now: now)
+        case .destroy:
+            destroySent = true
+            post(.destroy, ["janus": "destroy"], now: now)
         case .unpublish: post(.unpublish, ["janus": "message", "body": .object(["request": "unpublish"])], now: now)
         case .leave: post(.leave, ["janus": "message", "body": .object(["request": "leave"])], now: now)
         case .destroyRoom:

@@ -14,7 +14,8 @@ import RTCBase
 ///
 /// Teardown (`hangUp`): EchoTest `hangup`, `detach`, `destroy`; a publisher `unpublish`,
 /// `leave`, destroys the room it created, then the session; a subscriber `leave`, then the
-/// session. `.closed` comes when Janus confirms the session's destruction.
+/// session. `.closed` comes when Janus confirms the session's destruction. After a
+/// `.failed`, `hangUp` still destroys the session (no event follows).
 public struct JanusCallSetup: CallSetup {
     enum Step: String, Sendable {
         case create, attach, keepalive, trickle
@@ -57,6 +58,7 @@ public struct JanusCallSetup: CallSetup {
     var joined = false
     var published = false
     var teardown: [Step] = []
+    var destroySent = false
     var queuedTrickles: [JSONValue] = []
     var outbox = CallSetupOutbox()
 
@@ -104,6 +106,12 @@ public struct JanusCallSetup: CallSetup {
     }
 
     public mutating func hangUp(now: Instant) {
+        if outbox.isFinished {
+            // After a failure, still release the session Janus keeps for us.
+            guard sessionID != nil, !destroySent else { return }
+            destroySent = true
+            return post(.destroy, ["janus": "destroy"], now: now)
+        }
         switch phase {
         case .idle:
             phase = .done

@@ -1,0 +1,110 @@
+import EventLoop
+import Foundation
+import RTCBase
+import WebRTCTestKit
+import XCTest
+
+/// A Janus 1.1 (Debian package) started for one test on 127.0.0.1 only (TARGETS.md): its
+/// configuration in a temporary folder, the HTTP transport on a free loopback port, every
+/// other transport and the unused plugins disabled, a pid file, stopped by that pid.
+final class JanusServer {
+    let port: UInt16
+    let folder: URL
+    private let process: ManagedProcess
+
+    /// The plugins these tests use; every other one is disabled.
+    static let plugins = ["libjanus_echotest.so", "libjanus_videoroom.so"]
+
+    init(executable: URL) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("rtcswarm-janus-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        port = try JanusServer.freePort()
+        let library = "/usr/lib/x86_64-linux-gnu/janus"
+        let unusedPlugins = try FileManager.default.contentsOfDirectory(atPath: "\(library)/plugins")
+            .filter { $0.hasSuffix(".so") && !JanusServer.plugins.contains($0) }
+        let otherTransports = try FileManager.default.contentsOfDirectory(atPath: "\(library)/transports")
+            .filter { $0.hasSuffix(".so") && $0 != "libjanus_http.so" }
+        let eventHandlers = try FileManager.default.contentsOfDirectory(atPath: "\(library)/events").filter { $0.hasSuffix(".so") }
+        let general = """
+            general: {
+            \tconfigs_folder = "\(folder.path)"
+            \tplugins_folder = "\(library)/plugins"
+            \ttransports_folder = "\(library)/transports"
+            \tevents_folder = "\(library)/events"
+            \tloggers_folder = "\(library)/loggers"
+            \tdebug_level = 4
+            \tserver_name = "rtcswarm-interop"
+            \tinterface = "127.0.0.1"
+            \tsession_timeout = 60
+            }
+            certificates: {
+            }
+            media: {
+            }
+            nat: {
+            \tice_enforce_list = "lo"
+            \tignore_mdns = true
+            \tfull_trickle = false
+            }
+            plugins: {
+            \tdisable = "\(unusedPlugins.joined(separator: ","))"
+            }
+            transports: {
+            \tdisable = "\(otherTransports.joined(separator: ","))"
+            }
+            loggers: {
+            \tdisable = "libjanus_jsonlog.so"
+            }
+            events: {
+            \tbroadcast = false
+            \tdisable = "\(eventHandlers.joined(separator: ","))"
+            }
+
+            """
+        let http = """
+            general: {
+            \tjson = "indented"
+            \tbase_path = "/janus"
+            \thttp = true
+            \tport = \(port)
+            \tip = "127.0.0.1"
+            \thttps = false
+            }
+            admin: {
+            \tadmin_http = false
+            \tadmin_https = false
+            }
+            cors: {
+            }
+
+            """
+        try general.write(to: folder.appendingPathComponent("janus.jcfg"), atomically: true, encoding: .utf8)
+        try http.write(to: folder.appendingPathComponent("janus.transport.http.jcfg"), atomically: true, encoding: .utf8)
+        for plugin in ["echotest", "videoroom"] {
+            try "general: {\n}\n".write(to: folder.appendingPathComponent("janus.plugin.\(plugin).jcfg"), atomically: true, encoding: .utf8)
+        }
+        process = try ManagedProcess(executable, ["-C", folder.appendingPathComponent("janus.jcfg").path, "-F", folder.path,
+                                                  "-p", folder.appendingPathComponent("janus.pid").path, "-o"])
+    }
+
+    var pidFile: URL { folder.appendingPathComponent("janus.pid") }
+    var log: String { process.text }
+
+    /// Stops Janus by the pid in its pid file, then removes the folder.
+    func stop() {
+        if let text = try? String(contentsOf: pidFile, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            kill(pid, SIGTERM)
+            _ = process.wait(timeout: 5)
+        }
+        process.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A loopback TCP port nobody listens on right now.
+    private static func freePort() throws -> UInt16 {
+        let loop = try EventLoop()
+        let listener = try TCPListener(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0))
+        defer { listener.close() }
+        return listener.localAddress.port
+    }
+}
