@@ -142,4 +142,19 @@ final class JanusCallSetupTests: XCTestCase {
         reply(&setup, destroy, .object(["janus": "success", "session_id": .integer(session)]))
         XCTAssertEqual(Exchange.events(&setup), [.closed])
     }
+
+    func testHangUpAfterAFailureStillDestroysTheSessionOnce() throws {
+        var (setup, poll, _) = try attached(.echoTest(videoCodec: nil))
+        reply(&setup, poll, .object(["janus": "hangup", "session_id": .integer(session), "sender": .integer(handle), "reason": "ICE failed"]))
+        XCTAssertNotNil(Exchange.failure(Exchange.events(&setup)))
+        while setup.pollRequest() != nil {}
+        setup.hangUp(now: Exchange.start)
+        let destroy = try Exchange.next(&setup)
+        XCTAssertEqual(destroy.request.target, "/janus/\(session)")
+        XCTAssertEqual(try JSONValue(parsing: destroy.request.body)["janus"], "destroy")
+        setup.hangUp(now: Exchange.start)
+        XCTAssertNil(setup.pollRequest(), "only once")
+        reply(&setup, destroy, .object(["janus": "success", "session_id": .integer(session)]))
+        XCTAssertEqual(Exchange.events(&setup), [], "no event after the failure")
+    }
 }
