@@ -109,6 +109,8 @@ extension JanusCallSetup {
         case "error":
             if case .tearingDown = phase { return }
             let error = message.error ?? (0, message.json.serialized)
+            // An error for a request already settled is news, not the end of the call.
+            if message.transaction != nil { return outbox.emit(.notice("Janus error \(error.code): \(error.reason)")) }
             outbox.fail(.refused, "Janus error \(error.code): \(error.reason)")
         default:
             return  // keepalive, publisher lists, talking events: nothing to do

@@ -9,7 +9,8 @@ public enum RetryAfter: Hashable, Sendable, CustomStringConvertible {
         let text = fieldValue.trimmingCharacters(in: " \t")
         guard !text.isEmpty else { return nil }
         if text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-            self = .seconds(Int(text.prefix(9)) ?? 0)
+            // More than nine digits is beyond any sensible wait: clamp rather than overflow.
+            self = .seconds(text.count > 9 ? 999_999_999 : Int(text) ?? 0)
         } else {
             self = .date(String(text.prefix(64)))
         }
