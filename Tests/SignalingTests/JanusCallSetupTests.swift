@@ -157,4 +157,21 @@ final class JanusCallSetupTests: XCTestCase {
         reply(&setup, destroy, .object(["janus": "success", "session_id": .integer(session)]))
         XCTAssertEqual(Exchange.events(&setup), [], "no event after the failure")
     }
+
+    func testSeveralEventsInOneLongPollAnswerAreHandledInOrder() throws {
+        var (setup, poll, message) = try attached(.echoTest(videoCodec: nil))
+        let transaction = try XCTUnwrap(try JSONValue(parsing: message.request.body)["transaction"])
+        let sdp = try Fixtures.text("srs/whip.response.http").components(separatedBy: "\r\n\r\n").dropFirst().joined()
+        // ?maxev=10: the answer and webrtcup arrive together, before the POST's ack.
+        reply(&setup, poll, [
+            .object(["janus": "event", "session_id": .integer(session), "transaction": transaction, "sender": .integer(handle),
+                     "plugindata": .object(["plugin": "janus.plugin.echotest", "data": .object(["echotest": "event", "result": "ok"])]),
+                     "jsep": .object(["type": "answer", "sdp": .string(sdp)])]),
+            .object(["janus": "webrtcup", "session_id": .integer(session), "sender": .integer(handle)]),
+        ])
+        reply(&setup, message, .object(["janus": "ack", "session_id": .integer(session), "hint": "I'm taking my time!"]))
+        XCTAssertEqual(Exchange.events(&setup), [.answer(sdp), .notice("Janus: webrtcup")])
+        XCTAssertEqual(try Exchange.next(&setup).request.method, .get, "the next long poll")
+        XCTAssertNil(setup.pollRequest())
+    }
 }
