@@ -7,6 +7,7 @@ import RoomServer
 import RTCBase
 import Runtime
 import Scenario
+import WebRTCTestKit
 import XCTest
 
 final class ScenarioRunnerTests: XCTestCase {
@@ -17,11 +18,12 @@ final class ScenarioRunnerTests: XCTestCase {
         return url
     }
 
-    private func run(_ text: String, overrides: [String] = [], during: ((ScenarioRunner) -> Void)? = nil)
-        throws -> (RunReport, ScenarioRunner.Outcome, URL) {
+    private func run(_ text: String, overrides: [String] = [], workers: Int = 1) throws -> (RunReport, ScenarioRunner.Outcome, URL) {
         let out = folder()
+        let executable = ExternalTool.repositoryRoot.appendingPathComponent(".build/debug/rtcswarm")
         let runner = ScenarioRunner(loaded: try ScenarioLoader.load(text: text, overrides: overrides),
-                                    options: .init(folder: out, version: "test", progress: { _ in }))
+                                    options: .init(folder: out, version: "test", workers: workers, workerExecutable: executable,
+                                                   progress: { _ in }))
         let (report, outcome) = runner.run()
         return (report, outcome, out)
     }
@@ -51,6 +53,28 @@ final class ScenarioRunnerTests: XCTestCase {
         XCTAssertEqual(cell.serverSamples.last?.values["members"], 20)
         // peers.ndjson was written as the peers ended: one line per peer.
         XCTAssertEqual(try PeerLog.read(out.appendingPathComponent("peers.ndjson")).count, 20)
+    }
+
+    func testTwoWorkerProcessesGiveTheSamePeersAndFiguresAsOne() throws {
+        let executable = ExternalTool.repositoryRoot.appendingPathComponent(".build/debug/rtcswarm")
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            return XCTFail("\(executable.path) is missing: 'swift build' builds it before the tests")
+        }
+        let (one, oneOutcome, _) = try run(Self.members, workers: 1)
+        let (two, twoOutcome, out) = try run(Self.members, workers: 2)
+        XCTAssertEqual(oneOutcome, .passed)
+        XCTAssertEqual(twoOutcome, .passed)
+        XCTAssertEqual(two.workers.map(\.index), [0, 1])
+        XCTAssertEqual(two.workers.map(\.peers), [10, 10], "the plan is split evenly")
+        for report in [one, two] {
+            let cell = try XCTUnwrap(report.cells.first)
+            XCTAssertEqual(cell.peers.count, 20)
+            XCTAssertEqual(cell.metrics.value(at: MetricAddress(.connectedPeers)), 20)
+            XCTAssertEqual(cell.metrics.histograms[.joinMs]?.count, 20)
+            XCTAssertEqual(Set(cell.peers.map(\.id)).count, 20, "peer ids are unique across workers")
+        }
+        XCTAssertEqual(try PeerLog.read(out.appendingPathComponent("peers.ndjson")).count, 20,
+                       "records from both children reach one peers.ndjson")
     }
 
     func testAnUnmeetableThresholdFailsWithTheMeasuredValue() throws {
@@ -127,4 +151,65 @@ final class ScenarioRunnerTests: XCTestCase {
 private final class HostOnItsThread: @unchecked Sendable {
     let host: RoomServerHost
     init(_ host: RoomServerHost) { self.host = host }
+}
+
+final class CallRunTests: XCTestCase {
+    /// Real one-to-one WebRTC calls through the built-in room server: every figure of a
+    /// received stream is measured, and injected loss is reported as that loss.
+    func testPairsCallEachOtherAndInjectedLossIsReported() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("calls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let text = """
+        { name: "calls", duration_s: 6, target: { kind: "builtin-room" },
+          groups: [{ role: "pair", count: 2, arrival: { rate_per_s: 20 },
+                     media: { video: { codec: "vp8", resolution: "320x180", fps: 30, bitrate_kbps: 300 } },
+                     impairment: { receive: { loss_pct: 10 } } }] }
+        """
+        let runner = ScenarioRunner(loaded: try ScenarioLoader.load(text: text), options: .init(folder: out, version: "test", progress: { _ in }))
+        let (report, outcome) = runner.run()
+        XCTAssertEqual(outcome, .passed)
+        let cell = try XCTUnwrap(report.cells.first)
+        XCTAssertEqual(cell.peers.count, 4, "two calls, two peers each")
+        XCTAssertEqual(cell.peers.filter { $0.outcome == .completed }.count, 4, "\(cell.peers.map { $0.failureReason ?? "" })")
+        for peer in cell.peers {
+            XCTAssertNotNil(peer.phases["setup_ms"])
+            XCTAssertNotNil(peer.phases["first_frame_ms"])
+            let video = try XCTUnwrap(peer.streams.first { $0.kind == "video" })
+            XCTAssertEqual(video.resolutions.keys.sorted(), ["320x180"])
+            XCTAssertEqual(video.resolutionSurvival, 100)
+            XCTAssertGreaterThan(video.fps, 25)
+            XCTAssertNotNil(peer.streams.first { $0.kind == "audio" })
+        }
+        // 10 % loss on every receive link: over about 150 video + 250 audio packets per
+        // second and 4 peers the mean stays within a few points of 10.
+        let loss = try XCTUnwrap(cell.metrics.value(at: MetricAddress(.lossPct, .mean)))
+        XCTAssertEqual(loss, 10, accuracy: 3)
+        XCTAssertGreaterThan(cell.metrics.value(at: MetricAddress(.nacks)) ?? 0, 0, "lost video packets were NACKed")
+        let videoResidual = cell.peers.flatMap(\.streams).filter { $0.kind == "video" }.map(\.residualLossPct).max() ?? 100
+        XCTAssertLessThan(videoResidual, loss, "NACK recovered most video loss")
+    }
+
+    /// Issue 7: a fixed one-way delay of 100 ms on every receive link shows up as 100 ms
+    /// more end-to-end latency (capture -> last packet of the frame, one clock).
+    func testInjectedDelayShowsUpAsThatMuchMoreLatency() throws {
+        func meanLatency(delay: Int) throws -> Double {
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("delay-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: out) }
+            let text = """
+            { name: "delay", duration_s: 4, target: { kind: "builtin-room" },
+              groups: [{ role: "pair", count: 1, media: { video: { resolution: "320x180", bitrate_kbps: 300 } },
+                         impairment: { receive: { delay_ms: \(delay) } } }] }
+            """
+            let (report, outcome) = ScenarioRunner(loaded: try ScenarioLoader.load(text: text),
+                                                   options: .init(folder: out, version: "test", progress: { _ in })).run()
+            XCTAssertEqual(outcome, .passed)
+            return try XCTUnwrap(report.cells.first?.metrics.value(at: MetricAddress(.latencyMs, .mean)))
+        }
+        let clean = try meanLatency(delay: 0)
+        let delayed = try meanLatency(delay: 100)
+        print("latency mean: clean \(clean) ms, with 100 ms delay \(delayed) ms")
+        XCTAssertEqual(delayed - clean, 100, accuracy: 10)
+    }
 }
