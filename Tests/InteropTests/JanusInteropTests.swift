@@ -10,7 +10,7 @@ import XCTest
 
 /// rtcswarm's Janus adapter against the real Janus 1.1.2 from Debian (TARGETS.md), over
 /// the HTTP long-poll transport on loopback: EchoTest and a VideoRoom publisher and
-/// subscriber negotiate. No media flows yet (ICE and DTLS are other issues).
+/// subscriber negotiate. No media flows here (ICE and DTLS are the peer's business).
 final class JanusInteropTests: XCTestCase {
     private var janus: JanusServer?
     private var loop: EventLoop!
@@ -18,7 +18,7 @@ final class JanusInteropTests: XCTestCase {
 
     override func setUpWithError() throws {
         let executable = try ExternalTool.require("janus", installHint: "apt-get install janus")
-        let server = try JanusServer(executable: executable)
+        let server = try JanusServer(executable: executable, shim: try JanusServer.loopbackShim())
         janus = server
         loop = try EventLoop()
         api = Endpoint(scheme: .http, host: "127.0.0.1", port: server.port, path: "/janus")
@@ -77,6 +77,12 @@ final class JanusInteropTests: XCTestCase {
         XCTAssertTrue(done, "timed out waiting for \(what): \(events())", file: file, line: line)
     }
 
+    /// Janus's ICE candidates in `sdp`: with the shim and `ice_enforce_list = "lo"`,
+    /// 127.0.0.1 only.
+    private func candidateAddresses(_ sdp: String) throws -> Set<String> {
+        Set(try SessionDescription.parse(sdp).media.flatMap { $0.candidates.map(\.address) })
+    }
+
     private func answer(in events: [CallSetupEvent]) -> String? { events.lazy.compactMap { if case .answer(let sdp) = $0 { sdp } else { nil } }.first }
     private func offer(in events: [CallSetupEvent]) -> String? { events.lazy.compactMap { if case .offer(let sdp) = $0 { sdp } else { nil } }.first }
     private func failures(_ events: [CallSetupEvent]) -> [CallSetupEvent] { events.filter { if case .failed = $0 { true } else { false } } }
@@ -96,6 +102,7 @@ final class JanusInteropTests: XCTestCase {
         let sdp = try XCTUnwrap(answer(in: events), "\(events)\n\(janus?.log.suffix(3000) ?? "")")
         XCTAssertEqual(try codecs(sdp, .video).first, "VP8")
         XCTAssertEqual(try codecs(sdp, .audio).first, "OPUS")
+        XCTAssertEqual(try candidateAddresses(sdp), ["127.0.0.1"], "Janus gathers on loopback only")
         XCTAssertGreaterThan(host.setup.sessionID ?? 0, Int64(UInt32.max), "Janus ids are wider than 32 bits")
         host.trickle(nil)
         host.hangUp()
@@ -120,9 +127,8 @@ final class JanusInteropTests: XCTestCase {
         print("VideoRoom room \(room), publisher feed \(feed)")
 
         // Janus lets a subscriber join only a publisher whose PeerConnection is up
-        // (ICE and DTLS done); without media yet, it refuses in its own words, and the
-        // adapter quotes them. The offer path is replayed from the capture in
-        // SignalingTests; here it waits for the peer issue.
+        // (ICE and DTLS done); this one has no media, so Janus refuses in its own words
+        // and the adapter quotes them. The next test subscribes to a live feed.
         var subscribed: [CallSetupEvent] = []
         let subscriber = CallSetupHost(loop: loop, setup: JanusCallSetup(
             server: api, plugin: .videoRoomSubscriber(room: room, feed: feed), offer: nil, seed: 3))
@@ -137,5 +143,67 @@ final class JanusInteropTests: XCTestCase {
         waitFor("the publisher's teardown", published) { $0.last == .closed || !self.failures($0).isEmpty }
         XCTAssertEqual(failures(published), [])
         XCTAssertEqual(subscribed.count, 1)
+    }
+
+    /// One POST to Janus outside the adapter (for requests it never makes), its JSON answer.
+    private func post(_ path: String, _ body: JSONValue) throws -> JSONValue {
+        var request = HTTPRequest(method: .post, endpoint: api, headers: ["Content-Type": "application/json"], body: Array(body.serialized.utf8))
+        request.target = path
+        var result: HTTPClientEvent?
+        let host = try HTTPClientHost(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: api.port), request: request,
+                                      timeout: .seconds(5)) { result = $0 }
+        _ = loop.run(until: { result != nil }, timeout: .seconds(6))
+        withExtendedLifetime(host) {}
+        guard case .response(let response, _)? = result else { throw XCTSkip("Janus did not answer \(path): \(String(describing: result))") }
+        return try JSONValue(parsing: response.body)
+    }
+
+    func testVideoRoomSubscriberGetsJanussOfferAndStartsWithOurAnswer() throws {
+        // A room from the publisher adapter.
+        var published: [CallSetupEvent] = []
+        let publisher = CallSetupHost(loop: loop, setup: JanusCallSetup(
+            server: api, plugin: .videoRoomPublisher(room: nil, createOptions: [.init("videocodec", "vp8")], display: "rtcswarm-pub"),
+            offer: try offer(direction: .sendonly, seed: 5), seed: 5))
+        publisher.onEvent = { published.append($0) }
+        publisher.start()
+        waitFor("the publisher's answer", published) { self.answer(in: $0) != nil || !self.failures($0).isEmpty }
+        let room = try XCTUnwrap(publisher.setup.roomID, "\(published)")
+
+        // A feed that is live without ICE: a VideoRoom remote publisher (plain RTP on
+        // 127.0.0.1), added with a request the adapter never makes.
+        let session = try XCTUnwrap(try post("/janus", .object(["janus": "create", "transaction": "r1"]))["data"]?["id"]?.integerValue)
+        let handle = try XCTUnwrap(try post("/janus/\(session)", .object(["janus": "attach", "plugin": "janus.plugin.videoroom", "transaction": "r2"]))["data"]?["id"]?.integerValue)
+        let streams: JSONValue = [.object(["type": "audio", "mindex": 0, "mid": "0", "codec": "opus"]),
+                                  .object(["type": "video", "mindex": 1, "mid": "1", "codec": "vp8"])]
+        let added = try post("/janus/\(session)/\(handle)", .object([
+            "janus": "message", "transaction": "r3",
+            "body": .object(["request": "add_remote_publisher", "room": .integer(room), "display": "remote", "iface": "127.0.0.1", "streams": streams]),
+        ]))
+        let feed = try XCTUnwrap(added["plugindata"]?["data"]?["id"]?.integerValue, "\(added)")
+
+        var subscribed: [CallSetupEvent] = []
+        let subscriber = CallSetupHost(loop: loop, setup: JanusCallSetup(
+            server: api, plugin: .videoRoomSubscriber(room: room, feed: feed), offer: nil, seed: 6))
+        subscriber.onEvent = { subscribed.append($0) }
+        subscriber.start()
+        waitFor("Janus's subscriber offer", subscribed) { self.offer(in: $0) != nil || !self.failures($0).isEmpty }
+        let janusOffer = try XCTUnwrap(offer(in: subscribed), "\(subscribed)")
+        let parsed = try SessionDescription.parse(janusOffer)
+        XCTAssertEqual(parsed.media.map(\.direction), [.sendonly, .sendonly])
+        XCTAssertEqual(try codecs(janusOffer, .video).first, "VP8")
+        XCTAssertEqual(try candidateAddresses(janusOffer), ["127.0.0.1"])
+        print("Janus's subscriber offer: \(parsed.media.count) sections, \(janusOffer.utf8.count) bytes, room \(room), feed \(feed)")
+
+        var generator = SeededGenerator(seed: 7)
+        let transport = TransportDescription(iceUfrag: "sub7", icePwd: "rtcswarmpasswordrtcswarm7", fingerprint: Self.fingerprint,
+                                             sessionID: TransportDescription.randomSessionID(using: &generator))
+        subscriber.answer(SDPAnswer(offer: parsed, capabilities: [.audio: [.opus()], .video: [.vp8()]], transport: transport).build().serialize())
+        waitFor("started", subscribed) { $0.contains(.notice("Janus: VideoRoom subscription started")) || !self.failures($0).isEmpty }
+
+        subscriber.hangUp()
+        publisher.hangUp()
+        waitFor("both teardowns", published + subscribed) { _ in published.last == .closed && subscribed.last == .closed }
+        XCTAssertEqual(failures(published + subscribed), [])
+        _ = try post("/janus/\(session)", .object(["janus": "destroy", "transaction": "r4"]))
     }
 }

@@ -6,7 +6,8 @@ import XCTest
 
 /// A Janus 1.1 (Debian package) started for one test on 127.0.0.1 only (TARGETS.md): its
 /// configuration in a temporary folder, the HTTP transport on a free loopback port, every
-/// other transport and the unused plugins disabled, a pid file, stopped by that pid.
+/// other transport and the unused plugins disabled, ICE on `lo` only (with the loopback
+/// shim), a pid file, stopped by that pid.
 final class JanusServer {
     let port: UInt16
     let folder: URL
@@ -15,7 +16,15 @@ final class JanusServer {
     /// The plugins these tests use; every other one is disabled.
     static let plugins = ["libjanus_echotest.so", "libjanus_videoroom.so"]
 
-    init(executable: URL) throws {
+    /// The LD_PRELOAD shim that clears IFF_LOOPBACK on `lo` (Tests/Interop/loopback_ifaddrs.c,
+    /// built by scripts/run-tests.sh): without it Janus skips `lo`, libnice falls back to
+    /// every other interface, and Janus would listen on addresses that are not loopback.
+    static func loopbackShim() throws -> URL {
+        try ExternalTool.require(ExternalTool.repositoryRoot.appendingPathComponent(".build/interop/libloopback_ifaddrs.so").path,
+                                 installHint: "scripts/run-tests.sh builds it from Tests/Interop/loopback_ifaddrs.c")
+    }
+
+    init(executable: URL, shim: URL) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("rtcswarm-janus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         port = try JanusServer.freePort()
@@ -84,7 +93,8 @@ final class JanusServer {
             try "general: {\n}\n".write(to: folder.appendingPathComponent("janus.plugin.\(plugin).jcfg"), atomically: true, encoding: .utf8)
         }
         process = try ManagedProcess(executable, ["-C", folder.appendingPathComponent("janus.jcfg").path, "-F", folder.path,
-                                                  "-p", folder.appendingPathComponent("janus.pid").path, "-o"])
+                                                  "-p", folder.appendingPathComponent("janus.pid").path, "-o"],
+                                 environment: ["LD_PRELOAD": shim.path])
     }
 
     var pidFile: URL { folder.appendingPathComponent("janus.pid") }
