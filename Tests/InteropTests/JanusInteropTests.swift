@@ -97,8 +97,10 @@ final class JanusInteropTests: XCTestCase {
         let setup = JanusCallSetup(server: api, plugin: .echoTest(videoCodec: nil), offer: try offer(direction: .sendrecv, seed: 1), seed: 1)
         let host = CallSetupHost(loop: loop, setup: setup)
         host.onEvent = { events.append($0) }
+        let started = loop.now()
         host.start()
         waitFor("the EchoTest answer", events) { self.answer(in: $0) != nil || !self.failures($0).isEmpty }
+        print("EchoTest: create, attach, offer -> answer in \((loop.now().milliseconds(since: started) * 10).rounded() / 10) ms")
         let sdp = try XCTUnwrap(answer(in: events), "\(events)\n\(janus?.log.suffix(3000) ?? "")")
         XCTAssertEqual(try codecs(sdp, .video).first, "VP8")
         XCTAssertEqual(try codecs(sdp, .audio).first, "OPUS")
@@ -185,9 +187,11 @@ final class JanusInteropTests: XCTestCase {
         let subscriber = CallSetupHost(loop: loop, setup: JanusCallSetup(
             server: api, plugin: .videoRoomSubscriber(room: room, feed: feed), offer: nil, seed: 6))
         subscriber.onEvent = { subscribed.append($0) }
+        let joining = loop.now()
         subscriber.start()
         waitFor("Janus's subscriber offer", subscribed) { self.offer(in: $0) != nil || !self.failures($0).isEmpty }
         let janusOffer = try XCTUnwrap(offer(in: subscribed), "\(subscribed)")
+        print("VideoRoom subscriber: create, attach, join -> Janus's offer in \((loop.now().milliseconds(since: joining) * 10).rounded() / 10) ms")
         let parsed = try SessionDescription.parse(janusOffer)
         XCTAssertEqual(parsed.media.map(\.direction), [.sendonly, .sendonly])
         XCTAssertEqual(try codecs(janusOffer, .video).first, "VP8")
