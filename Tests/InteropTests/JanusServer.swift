@@ -1,5 +1,7 @@
 import EventLoop
 import Foundation
+import Net
+import Runtime
 import RTCBase
 import WebRTCTestKit
 import XCTest
@@ -108,6 +110,22 @@ final class JanusServer {
         }
         process.stop()
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Polls GET /janus/info until Janus answers (it starts within a second).
+    static func waitUntilAnswering(_ server: JanusServer, loop: EventLoop) throws -> Bool {
+        var request = HTTPRequest(method: .get, endpoint: Endpoint(scheme: .http, host: "127.0.0.1", port: server.port))
+        request.target = "/janus/info"
+        for _ in 0..<50 {
+            var result: HTTPClientEvent?
+            let host = try HTTPClientHost(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: server.port), request: request,
+                                          timeout: .seconds(2)) { result = $0 }
+            _ = loop.run(until: { result != nil }, timeout: .seconds(3))
+            withExtendedLifetime(host) {}
+            if case .response(let response, _)? = result, response.status == 200 { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return false
     }
 
     /// A loopback TCP port nobody listens on right now.
