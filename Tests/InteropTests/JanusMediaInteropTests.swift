@@ -12,55 +12,24 @@ import XCTest
 /// rtcswarm's own WebRTC peer (PeerCore) through the Janus adapter against the real Janus
 /// 1.1.2 EchoTest, with media: ICE, DTLS and SRTP on 127.0.0.1, our VP8 frames echoed back.
 final class JanusMediaInteropTests: XCTestCase {
-    /// A `Peer` on a loopback UDP socket, driven on the loop.
-    private final class LoopPeer {
-        let loop: EventLoop
-        let socket: UDPSocket
-        let peer: Peer
-        var events: [PeerEvent] = []
-        private var timer: TimerID?
-
-        init(loop: EventLoop, seed: UInt64) throws {
-            self.loop = loop
-            socket = try UDPSocket(loop: loop, bindTo: SocketAddress(ipv4: 127, 0, 0, 1, port: 0))
-            peer = try Peer(configuration: PeerConfiguration(
-                role: .offerer,
-                transceivers: [PeerTransceiver(mid: "0", kind: .audio, direction: .sendrecv, codecs: [.opus()]),
-                               PeerTransceiver(mid: "1", kind: .video, direction: .sendrecv, codecs: [.vp8()])],
-                localAddresses: [socket.localAddress], seed: seed), now: loop.now())
-            socket.onDatagram = { [unowned self] bytes, from in
-                self.peer.handle(datagram: Array(bytes), from: from, to: self.socket.localAddress, now: self.loop.now())
-                self.drive()
-            }
-        }
-
-        func drive() {
-            while let transmit = peer.pollTransmit() { socket.send(transmit.payload, to: transmit.destination) }
-            while let event = peer.pollEvent() { events.append(event) }
-            if let timer { loop.cancel(timer) }
-            timer = peer.pollTimeout().map { deadline in
-                loop.schedule(at: deadline) { [unowned self] in
-                    self.timer = nil
-                    self.peer.handleTimeout(now: self.loop.now())
-                    self.drive()
-                }
-            }
-        }
-
-        var connected: Bool { events.contains { if case .connected = $0 { true } else { false } } }
-        var failure: PeerEvent? { events.first { if case .failed = $0 { true } else { false } } }
-        var videoFramesReceived: Int { events.filter { if case .frame(let frame) = $0 { frame.kind == .video } else { false } }.count }
-    }
-
-    func testEchoTestEchoesOurVP8FramesOverICEDTLSAndSRTP() throws {
+    private func startJanus() throws -> (JanusServer, EventLoop, Endpoint) {
         let executable = try ExternalTool.require("janus", installHint: "apt-get install janus")
         let janus = try JanusServer(executable: executable, shim: try JanusServer.loopbackShim())
-        defer { janus.stop() }
         let loop = try EventLoop()
-        let api = Endpoint(scheme: .http, host: "127.0.0.1", port: janus.port, path: "/janus")
-        XCTAssertTrue(try JanusServer.waitUntilAnswering(janus, loop: loop), "Janus did not start: \(janus.log.suffix(2000))")
+        guard try JanusServer.waitUntilAnswering(janus, loop: loop) else {
+            janus.stop()
+            throw XCTSkip("Janus did not start: \(janus.log.suffix(2000))")
+        }
+        return (janus, loop, Endpoint(scheme: .http, host: "127.0.0.1", port: janus.port, path: "/janus"))
+    }
 
-        let local = try LoopPeer(loop: loop, seed: 21)
+    private func failed(_ events: [CallSetupEvent]) -> Bool { events.contains { if case .failed = $0 { true } else { false } } }
+
+    func testEchoTestEchoesOurVP8FramesOverICEDTLSAndSRTP() throws {
+        let (janus, loop, api) = try startJanus()
+        defer { janus.stop() }
+
+        let local = try LoopPeer(loop: loop, role: .offerer, direction: .sendrecv, seed: 21)
         let offer = try local.peer.createOffer(now: loop.now())
         var signaled: [CallSetupEvent] = []
         let setup = CallSetupHost(loop: loop, setup: JanusCallSetup(server: api, plugin: .echoTest(videoCodec: "vp8"), offer: offer, seed: 21))
@@ -86,17 +55,11 @@ final class JanusMediaInteropTests: XCTestCase {
         print("Janus EchoTest: signaling + ICE + DTLS connected in \((loop.now().milliseconds(since: started) * 10).rounded() / 10) ms")
 
         // 60 frames of the test pattern at 30 fps; Janus echoes them back.
-        let encoder = try VideoEncoderConfig.defaults(codec: .vp8, resolution: .p180).makeEncoder()
-        var source = VideoSource()
+        let video = try PatternVideo()
         var sent = 0
-        for index in 0..<60 {
-            let raw = source.frame(index: index, resolution: .p180, captureTime: loop.now())
-            if let encoded = try encoder.encode(raw) {
-                let frame = EncodedMediaFrame(codec: .vp8, bytes: encoded.bytes, isKeyframe: encoded.isKeyframe, rtpTimestamp: encoded.rtpTimestamp,
-                                              captureTime: encoded.captureTime, width: encoded.width, height: encoded.height)
-                if local.peer.send(frame, mid: "1", now: loop.now()) { sent += 1 }
-                local.drive()
-            }
+        for _ in 0..<60 {
+            if let frame = try video.next(at: loop.now()), local.peer.send(frame, mid: "1", now: loop.now()) { sent += 1 }
+            local.drive()
             _ = loop.run(until: { false }, timeout: .milliseconds(33))
         }
         _ = loop.run(until: { local.videoFramesReceived >= sent }, timeout: .seconds(2))
@@ -111,5 +74,90 @@ final class JanusMediaInteropTests: XCTestCase {
         local.drive()
         setup.hangUp()
         XCTAssertTrue(loop.run(until: { closed }, timeout: .seconds(5)), "teardown")
+    }
+
+    func testVideoRoomCarriesOurPublishersFramesToOurSubscriber() throws {
+        let (janus, loop, api) = try startJanus()
+        defer { janus.stop() }
+
+        // The publisher: our sendonly offer, Janus's answer, ICE and DTLS up.
+        let publisher = try LoopPeer(loop: loop, role: .offerer, direction: .sendonly, seed: 31)
+        var published: [CallSetupEvent] = []
+        let publishing = CallSetupHost(loop: loop, setup: JanusCallSetup(
+            server: api, plugin: .videoRoomPublisher(room: nil, createOptions: [.init("videocodec", "vp8"), .init("audiocodec", "opus")],
+                                                     display: "rtcswarm-pub"),
+            offer: try publisher.peer.createOffer(now: loop.now()), seed: 31))
+        publishing.onEvent = { event in
+            published.append(event)
+            guard case .answer(let sdp) = event else { return }
+            do {
+                try publisher.peer.setRemoteAnswer(sdp, now: loop.now())
+            } catch {
+                XCTFail("our publisher refused Janus's answer: \(error)")
+            }
+            publisher.drive()
+            publishing.trickle(nil)
+        }
+        publishing.start()
+        publisher.drive()
+        XCTAssertTrue(loop.run(until: { publisher.connected || publisher.failure != nil || self.failed(published) }, timeout: .seconds(10)))
+        XCTAssertTrue(publisher.connected, "publisher: \(publisher.events.suffix(5)) \(published)")
+        let room = try XCTUnwrap(publishing.setup.roomID)
+        let feed = try XCTUnwrap(publishing.setup.feedID)
+
+        // It sends 30 fps from now on, with a keyframe whenever someone asks.
+        let video = try PatternVideo()
+        var sent = 0
+        var keyframesAnswered = 0
+        var pumping = true
+        func pump() {
+            guard pumping else { return }
+            if publisher.keyframeRequests > keyframesAnswered {
+                keyframesAnswered = publisher.keyframeRequests
+                video.requestKeyframe()
+            }
+            if let frame = try? video.next(at: loop.now()), publisher.peer.send(frame, mid: "1", now: loop.now()) { sent += 1 }
+            publisher.drive()
+            _ = loop.schedule(after: .milliseconds(33)) { pump() }
+        }
+        pump()
+
+        // The subscriber: Janus offers, our peer answers, then receives the feed.
+        let subscriber = try LoopPeer(loop: loop, role: .answerer, direction: .recvonly, seed: 32)
+        var subscribed: [CallSetupEvent] = []
+        let subscribing = CallSetupHost(loop: loop, setup: JanusCallSetup(
+            server: api, plugin: .videoRoomSubscriber(room: room, feed: feed), offer: nil, seed: 32))
+        subscribing.onEvent = { event in
+            subscribed.append(event)
+            guard case .offer(let sdp) = event else { return }
+            do {
+                try subscriber.peer.setRemoteOffer(sdp, now: loop.now())
+                subscribing.answer(try subscriber.peer.createAnswer(now: loop.now()))
+            } catch {
+                XCTFail("our subscriber refused Janus's offer: \(error)")
+            }
+            subscriber.drive()
+            subscribing.trickle(nil)
+        }
+        subscribing.start()
+        XCTAssertTrue(loop.run(until: { subscriber.videoFramesReceived >= 30 || subscriber.failure != nil || self.failed(subscribed) },
+                               timeout: .seconds(10)),
+                      "subscriber: \(subscriber.events.suffix(5)) \(subscribed)")
+        print("Janus VideoRoom: publisher sent \(sent) VP8 frames, subscriber received \(subscriber.videoFramesReceived), keyframe requests \(keyframesAnswered)")
+        XCTAssertTrue(subscriber.connected)
+        XCTAssertGreaterThanOrEqual(subscriber.videoFramesReceived, 30)
+        XCTAssertTrue(subscribed.contains(.notice("Janus: VideoRoom subscription started")))
+
+        pumping = false
+        var closed = 0
+        publishing.onEvent = { if $0 == .closed { closed += 1 } }
+        subscribing.onEvent = { if $0 == .closed { closed += 1 } }
+        subscriber.peer.close(now: loop.now())
+        subscriber.drive()
+        publisher.peer.close(now: loop.now())
+        publisher.drive()
+        subscribing.hangUp()
+        publishing.hangUp()
+        XCTAssertTrue(loop.run(until: { closed == 2 }, timeout: .seconds(5)), "teardown")
     }
 }
