@@ -81,14 +81,14 @@ let package = Package(
             dependencies: ["CShims", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
         ),
         .testTarget(name: "RtcswarmCLITests", dependencies: ["RtcswarmCLI", "Report", "Metrics", "WebRTCTestKit"]),
-        .testTarget(name: "SignalingTests", dependencies: ["Signaling", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Net", "SDP", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "Signaling", "Net", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "EventLoop", "RoomServer", "Signaling", "Net", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "WebRTCTestKit"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Metrics", "WebRTCTestKit"]),
         .testTarget(
             name: "InteropTests",
-            dependencies: ["Runtime", "EventLoop", "RoomServer", "Signaling", "Net", "Report", "Metrics", "RTCBase", "WebRTCTestKit"]
+            dependencies: ["Runtime", "EventLoop", "RoomServer", "Signaling", "Net", "SDP", "PeerCore", "Media", "Report", "Metrics", "RTCBase", "WebRTCTestKit"]
         ),
         .testTarget(name: "ProjectTests", dependencies: ["WebRTCTestKit"]),
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),

@@ -4,8 +4,9 @@
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 require_swift
-# docker-compose validates the compose file; chromium renders report.html.
-ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose chromium
+# docker-compose validates the compose file; chromium renders report.html; janus is the
+# Janus interop target (TARGETS.md).
+ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose chromium janus
 # Independent peers and servers the interop tests run against (TARGETS.md).
 ensure_venv .venv Tests/Interop/requirements.txt
 swift build --build-tests
