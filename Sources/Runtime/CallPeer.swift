@@ -1,17 +1,15 @@
 import EventLoop
 import Impairment
-import Media
 import PeerCore
 import Report
 import RTCBase
-import SDP
 import Signaling
 
 /// One side of a one-to-one call through a room server (role `pair`), as the seed room
 /// protocol does it: both join the room; the one told `other_joined` makes the offer, the
-/// other answers; offer and answer travel in `message`. Then real WebRTC: ICE, DTLS-SRTP,
-/// and media both ways from the worker's shared encoders. At its planned end the peer
-/// sends DTLS close_notify, leaves the room, and records every phase and stream.
+/// other answers; offer and answer travel in `message`. Then real WebRTC through
+/// `MediaCall`. At its planned end the peer sends DTLS close_notify, leaves the room,
+/// and records every phase and stream.
 public final class CallPeer: PeerDriver {
     public struct Settings {
         public var target: ResolvedTarget
@@ -33,22 +31,32 @@ public final class CallPeer: PeerDriver {
     private let loop: EventLoop
     private let settings: Settings
     private let recorder: RunRecorder
-    private let fanout: MediaFanout
+    private let call: MediaCall
     private var signaling: RoomClientHost?
-    private var host: PeerHost?
     private var startedAt: Instant?
     private var joinSentAt: Instant?
-    private var phases: [String: Double] = [:]
-    private var observers: [String: ReceivedStreamObserver] = [:]
+    private var joinMs: Double?
     private var setupTimer: TimerID?
-    private var encoders: [(kind: MediaKind, encoder: SharedEncoder)] = []
-    private var registeredSsrcs: [UInt32] = []
 
     public init(loop: EventLoop, settings: Settings, recorder: RunRecorder, fanout: MediaFanout) {
         self.loop = loop
         self.settings = settings
         self.recorder = recorder
-        self.fanout = fanout
+        call = MediaCall(loop: loop, recorder: recorder, fanout: fanout,
+                         media: .init(video: settings.video, audio: settings.audio, direction: .sendrecv))
+        call.onConnected = { [weak self] in
+            guard let self, self.state == .connecting else { return }
+            self.state = .connected
+            if let setupTimer = self.setupTimer { self.loop.cancel(setupTimer) }
+        }
+        call.onFailed = { [weak self] failure in
+            guard let self else { return }
+            self.end(.failed, phase: failure.phase.rawValue,
+                     reason: "\(failure.reason) at \(String(format: "%.1f", self.recorder.offset(self.loop.now()) / 1000)) s")
+        }
+        call.onRemoteClosed = { [weak self] in
+            self?.end(.failed, phase: "connected", reason: "the other side closed the call (DTLS close_notify)")
+        }
     }
 
     public func start() {
@@ -65,7 +73,7 @@ public final class CallPeer: PeerDriver {
         }
         setupTimer = loop.schedule(after: settings.setupTimeout) { [weak self] in
             guard let self, self.state == .connecting else { return }
-            self.end(.failed, phase: self.host?.peer == nil ? "signaling" : "ice",
+            self.end(.failed, phase: self.call.peer == nil ? "signaling" : "ice",
                      reason: "not connected within \(self.settings.setupTimeout)")
         }
     }
@@ -75,7 +83,7 @@ public final class CallPeer: PeerDriver {
         case .waiting:
             state = .ended(.interrupted)
         case .connecting:
-            end(interrupted ? .interrupted : .failed, phase: host?.peer == nil ? "signaling" : "ice",
+            end(interrupted ? .interrupted : .failed, phase: call.peer == nil ? "signaling" : "ice",
                 reason: interrupted ? nil : "still setting up at its planned end")
         case .connected:
             end(interrupted ? .interrupted : .completed, phase: nil, reason: nil)
@@ -84,8 +92,6 @@ public final class CallPeer: PeerDriver {
         }
     }
 
-    // MARK: Signaling
-
     private func signalingEvent(_ event: RoomClient.Event) {
         let now = loop.now()
         switch event {
@@ -93,10 +99,10 @@ public final class CallPeer: PeerDriver {
             joinSentAt = now
             signaling?.send(.join(room: settings.room))
         case .message(.joined(let room, _)) where room == settings.room:
-            if let sent = joinSentAt { phases["join_ms"] = now.milliseconds(since: sent) }
+            joinMs = joinSentAt.map { now.milliseconds(since: $0) }
         case .message(.otherJoined(let room, _)) where room == settings.room:
-            guard host?.peer == nil else { return }
-            makePeer(role: .offerer) { peer in
+            guard call.peer == nil else { return }
+            startCall(role: .offerer) { peer in
                 let offer = try peer.createOffer(now: now)
                 self.signaling?.send(.message(room: room, data: .object(["type": "offer", "sdp": .string(offer)])))
             }
@@ -117,150 +123,52 @@ public final class CallPeer: PeerDriver {
     private func handleSignal(_ data: JSONValue, now: Instant) {
         switch data["type"]?.stringValue {
         case "offer":
-            guard host?.peer == nil, let sdp = data["sdp"]?.stringValue else { return }
-            makePeer(role: .answerer) { peer in
+            guard call.peer == nil, let sdp = data["sdp"]?.stringValue else { return }
+            startCall(role: .answerer) { peer in
                 try peer.setRemoteOffer(sdp, now: now)
                 let answer = try peer.createAnswer(now: now)
                 self.signaling?.send(.message(room: self.settings.room, data: .object(["type": "answer", "sdp": .string(answer)])))
             }
         case "answer":
-            guard let peer = host?.peer, let sdp = data["sdp"]?.stringValue else { return }
+            guard let peer = call.peer, let sdp = data["sdp"]?.stringValue else { return }
             do {
                 try peer.setRemoteAnswer(sdp, now: now)
-                host?.drive()
+                call.drive()
             } catch {
                 end(.failed, phase: "signaling", reason: "the answer was refused: \(error)")
             }
         case "candidate":
-            if let candidate = data["candidate"]?.stringValue, let peer = host?.peer {
+            if let candidate = data["candidate"]?.stringValue, let peer = call.peer {
                 _ = peer.addRemoteCandidate(candidate, now: now)
-                host?.drive()
+                call.drive()
             }
         default:
             break
         }
     }
 
-    /// Creates the WebRTC peer once this side knows whether it offers or answers.
-    private func makePeer(role: PeerRole, _ negotiate: (Peer) throws -> Void) {
+    private func startCall(role: PeerRole, _ negotiate: (Peer) throws -> Void) {
         do {
-            let host = try PeerHost(loop: loop, bindTo: settings.localAddress, send: settings.impairment.send,
-                                    receive: settings.impairment.receive, runStart: recorder.runStart, seed: settings.seed)
-            var transceivers: [PeerTransceiver] = []
-            if settings.audio != nil {
-                transceivers.append(PeerTransceiver(mid: "0", kind: .audio, direction: .sendrecv, codecs: [.opus()]))
-            }
-            if case .video(let codec, _, _, _, _) = settings.video {
-                let capability: CodecCapability = switch codec {
-                case .h264: .h264()
-                case .vp9: .vp9()
-                default: .vp8()
-                }
-                transceivers.append(PeerTransceiver(mid: "1", kind: .video, direction: .sendrecv, codecs: [capability]))
-            }
-            let peer = try Peer(configuration: PeerConfiguration(role: role, transceivers: transceivers,
-                                                                 localAddresses: [host.socket.localAddress], seed: settings.seed),
-                                now: loop.now())
-            host.onEvent = { [weak self] event in self?.peerEvent(event) }
-            self.host = host
-            try negotiate(peer)
-            host.attach(peer)
+            try call.start(role: role, localAddress: settings.localAddress, impairment: settings.impairment, seed: settings.seed,
+                           negotiate: negotiate)
         } catch {
             end(.failed, phase: "signaling", reason: "cannot set up the peer: \(error)")
         }
     }
 
-    // MARK: Media
-
-    private func peerEvent(_ event: PeerEvent) {
-        switch event {
-        case .connected:
-            guard state == .connecting, let peer = host?.peer else { return }
-            state = .connected
-            if let setupTimer { loop.cancel(setupTimer) }
-            let sent = peer.stats(now: loop.now()).sent
-            for section in peer.sections {
-                let track = section.kind == .video ? settings.video : settings.audio
-                guard let track else { continue }
-                let encoder = fanout.encoder(for: track)
-                encoders.append((section.kind, encoder))
-                if let stream = sent.first(where: { $0.mid == section.mid }) {
-                    fanout.senders.register(ssrc: stream.ssrc, timestampOffset: stream.timestampOffset, encoder: encoder)
-                    registeredSsrcs.append(stream.ssrc)
-                }
-                encoder.subscribe(self) { [weak self] frame in self?.send(frame, kind: section.kind) }
-                if section.kind == .video { encoder.requestKeyframe(now: loop.now()) }
-            }
-        case .frame(let frame):
-            let ssrc = host?.peer?.sections.first { $0.mid == frame.mid }?.remoteSsrc
-            let captured = ssrc.flatMap { fanout.senders.captureTime(ssrc: $0, rtpTimestamp: frame.rtpTimestamp) }
-            observer(for: frame).observe(frame, captureTime: captured)
-        case .keyframeRequested:
-            encoders.first { $0.kind == .video }?.encoder.requestKeyframe(now: loop.now())
-        case .failed(let failure):
-            end(.failed, phase: failure.phase.rawValue,
-                reason: "\(failure.reason) at \(String(format: "%.1f", recorder.offset(loop.now()) / 1000)) s")
-        case .closed:
-            if state == .connected { end(.failed, phase: "connected", reason: "the other side closed the call (DTLS close_notify)") }
-        default:
-            break
-        }
-    }
-
-    private func send(_ frame: EncodedMediaFrame, kind: MediaKind) {
-        guard state == .connected, let host, let peer = host.peer else { return }
-        _ = peer.send(frame, kind: kind, now: loop.now())
-        host.drive()
-    }
-
-    private func observer(for frame: ReceivedFrame) -> ReceivedStreamObserver {
-        if let existing = observers[frame.mid] { return existing }
-        var published: String?
-        if case .video(_, let width, let height, _, _) = settings.video { published = "\(width)x\(height)" }
-        let observer = ReceivedStreamObserver(codec: frame.codec, publishedResolution: frame.codec.isVideo ? published : nil)
-        observers[frame.mid] = observer
-        return observer
-    }
-
-    // MARK: The end
-
     private func end(_ outcome: PeerRecord.Outcome, phase: String?, reason: String?) {
         if case .ended = state { return }
         state = .ended(outcome)
         if let setupTimer { loop.cancel(setupTimer) }
-        for (_, encoder) in encoders { encoder.unsubscribe(self) }
-        encoders = []
-        registeredSsrcs.forEach(fanout.senders.unregister)
-        registeredSsrcs = []
         let now = loop.now()
-        var streams: [StreamRecord] = []
-        if let peer = host?.peer {
-            let stats = peer.stats(now: now)
-            let timeline = stats.timeline
-            phases["signaling_ms"] = timeline.signalingMs
-            phases["ice_ms"] = timeline.iceMs
-            phases["dtls_ms"] = timeline.dtlsMs
-            phases["first_packet_ms"] = timeline.firstPacketMs
-            phases["first_frame_ms"] = timeline.firstFrameMs
-            if let ice = timeline.iceConnected, let dtls = timeline.dtlsConnected, let started = startedAt {
-                phases["setup_ms"] = max(ice, dtls).milliseconds(since: started)
-            }
-            if let rtt = stats.roundTripTime { phases["rtt_ms"] = rtt.milliseconds }
-            for received in stats.received {
-                let observer = observers[received.mid] ?? ReceivedStreamObserver(codec: received.codec, publishedResolution: nil)
-                var frameRate = 50.0
-                if case .video(_, _, _, let fps, _) = settings.video, received.codec.isVideo { frameRate = Double(fps) }
-                streams.append(observer.record(received, frameRate: frameRate))
-            }
-        }
-        recorder.countSocketDrops(host?.socketDrops ?? 0)
-        host?.close()
+        var (phases, streams, pair) = call.finish(startedAt: startedAt)
+        phases["join_ms"] = joinMs
         signaling?.send(.leave(room: settings.room))
         signaling?.close()
         recorder.finish(PeerRecord(id: settings.id, group: settings.group, role: settings.role,
                                    startedAtMs: startedAt.map(recorder.offset) ?? recorder.offset(now),
                                    endedAtMs: recorder.offset(now), phases: phases, outcome: outcome,
                                    failedPhase: outcome == .failed ? phase : nil, failureReason: reason,
-                                   candidatePair: host?.peer?.selectedPair.map { "\($0.local.type)" }, streams: streams))
+                                   candidatePair: pair, streams: streams))
     }
 }
