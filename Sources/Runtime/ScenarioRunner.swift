@@ -163,7 +163,7 @@ public final class ScenarioRunner {
                     let child = try WorkerProcess(index: worker, executable: executable, arguments: [
                         "worker", "--scenario", options.folder.appendingPathComponent(Self.resolvedScenarioFile).path,
                         "--cell", String(index), "--worker", String(worker), "--workers", String(workers),
-                        "--target", "http://\(target.address)", "--start", String(runStart.nanoseconds),
+                        "--target", target.endpoint.description, "--start", String(runStart.nanoseconds),
                     ], loop: loop)
                     child.onMessage = { receive($0, from: worker) }
                     child.onEnd = { ended.insert(worker) }
@@ -250,7 +250,7 @@ public final class ScenarioRunner {
             } catch {
                 return .failure(TargetError("cannot start the built-in room server: \(error)"))
             }
-        case .room:
+        case .room, .srs, .whip, .whep, .janus:
             do {
                 let resolved = try TargetResolver.resolve(target.url ?? "")
                 try Reachability.check(resolved.address, loop: loop, timeout: .seconds(3))
@@ -258,9 +258,6 @@ public final class ScenarioRunner {
             } catch {
                 return .failure(error)
             }
-        case .srs, .whip, .whep, .janus:
-            return .failure(TargetError("target kind \"\(target.kind.rawValue)\" needs the WebRTC peer, which this build of "
-                                        + "rtcswarm does not wire into runs yet; use builtin-room or room with role member"))
         }
     }
 

@@ -1,6 +1,8 @@
 import EventLoop
 import Media
 import Metrics
+import Net
+import SDP
 import Report
 import RTCBase
 import Scenario
@@ -32,6 +34,14 @@ public final class WorkerRun {
         planned = plan
         let names = RoomEventNames(otherJoined: scenario.target.room?.otherJoinedEvent ?? "other_joined")
         let transport: RoomClient.Transport = scenario.target.room?.transport == .websocket ? .webSocket : .socketIO
+        var tls: TLSClientContext?
+        if target.endpoint.scheme.isSecure {
+            do {
+                tls = try TLSClientContext(configuration: TLSConfiguration(verifyCertificates: !(scenario.target.insecureTls ?? false)))
+            } catch {
+                throw TargetError("cannot set up TLS for \(target.endpoint): \(error)")
+            }
+        }
         for (index, peer) in plan.enumerated() {
             let group = scenario.groups[peer.group]
             // From the plan, not this worker's share: the same peer gets the same seed
@@ -53,9 +63,60 @@ public final class WorkerRun {
                     impairment: (group.impairment?.send, group.impairment?.receive))
                 peers.append(CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout))
             case .publisher, .player, .echo:
-                throw TargetError("role \"\(group.role.rawValue)\" (groups[\(peer.group)]) needs the WebRTC peer, "
-                                  + "which this build of rtcswarm does not wire into runs yet; role \"member\" runs")
+                let direction: MediaDirection = group.role == .publisher ? .sendonly : group.role == .player ? .recvonly : .sendrecv
+                let settings = ServerPeer<SRSCallSetup>.Settings(
+                    id: id, group: peer.group, role: group.role.rawValue, seed: seed, localAddress: Self.localAddress(group),
+                    media: MediaCall.Media(video: Self.videoTrack(group, target: scenario.target), audio: Self.audioTrack(group),
+                                           direction: direction),
+                    impairment: (group.impairment?.send, group.impairment?.receive), tls: tls)
+                peers.append(try Self.serverPeer(for: scenario.target, role: group.role, stream: peer.stream ?? "livestream",
+                                                 endpoint: target.endpoint, settings: settings, seed: seed, loop: loop,
+                                                 recorder: recorder, fanout: fanout, groupIndex: peer.group))
             }
+        }
+    }
+
+    /// The driver for a publisher, player or echo peer on an SRS, WHIP, WHEP or Janus target.
+    static func serverPeer(for target: Target, role: PeerGroup.Role, stream: String, endpoint: Endpoint,
+                           settings: ServerPeer<SRSCallSetup>.Settings, seed: UInt64, loop: EventLoop, recorder: RunRecorder,
+                           fanout: MediaFanout, groupIndex: Int) throws(TargetError) -> PeerDriver {
+        func driver<Setup: CallSetup>(_ make: @escaping (String?) -> Setup, serverOffers: Bool = false) -> PeerDriver {
+            let typed = ServerPeer<Setup>.Settings(
+                id: settings.id, group: settings.group, role: settings.role, seed: settings.seed, localAddress: settings.localAddress,
+                media: settings.media, impairment: settings.impairment, tls: settings.tls, serverOffers: serverOffers)
+            return ServerPeer<Setup>(loop: loop, settings: typed, recorder: recorder, fanout: fanout, makeSetup: make)
+        }
+        switch target.kind {
+        case .srs:
+            let app = target.srs?.app ?? "live"
+            let eip = target.srs?.eip ?? "127.0.0.1"
+            if target.srs?.api == .whipWhep {
+                let kind: WHIPCallSetup.Kind = role == .publisher ? .whip : .whep
+                return driver { offer in WHIPCallSetup.srs(kind: kind, api: endpoint, app: app, stream: stream, offer: offer ?? "", eip: eip) }
+            }
+            let streamURL = "webrtc://\(endpoint.host)/\(app)/\(stream)"
+            return driver { offer in
+                SRSCallSetup(api: endpoint, streamURL: streamURL, mode: role == .publisher ? .publish : .play, offer: offer ?? "", eip: eip)
+            }
+        case .whip, .whep:
+            let kind: WHIPCallSetup.Kind = target.kind == .whip ? .whip : .whep
+            return driver { offer in WHIPCallSetup(kind: kind, endpoint: endpoint, offer: offer ?? "", token: target.bearerToken) }
+        case .janus:
+            switch (target.janus?.plugin, role) {
+            case (.echotest, _):
+                return driver { offer in JanusCallSetup(server: endpoint, plugin: .echoTest(videoCodec: nil), offer: offer, seed: seed) }
+            case (.videoroom, .publisher):
+                let room = target.janus?.roomId.map { Int64(bitPattern: $0) }
+                return driver { offer in
+                    JanusCallSetup(server: endpoint, plugin: .videoRoomPublisher(room: room, createOptions: [], display: settings.id),
+                                   offer: offer, seed: seed)
+                }
+            default:
+                throw TargetError("groups[\(groupIndex)]: Janus VideoRoom subscribers need the publisher's feed id, which runs do not "
+                                  + "pass between peers yet; use role publisher, or plugin echotest")
+            }
+        case .builtinRoom, .room:
+            throw TargetError("groups[\(groupIndex)]: role \"\(role.rawValue)\" needs a media server target (srs, whip, whep, janus)")
         }
     }
 

@@ -1,0 +1,149 @@
+import EventLoop
+import Impairment
+import Net
+import PeerCore
+import Report
+import RTCBase
+import Signaling
+
+/// A peer that sets its call up with a media server through one of the `CallSetup`
+/// adapters: SRS's API, WHIP, WHEP or Janus (roles `publisher`, `player`, `echo`). We
+/// offer and the server answers, except where the server offers (a Janus subscriber, a
+/// WHEP 406 counter-offer) and we answer. At its planned end it closes DTLS and hangs up
+/// (DELETE, Janus teardown); failures quote the server.
+final class ServerPeer<Setup: CallSetup>: PeerDriver {
+    struct Settings {
+        var id: String
+        var group: Int
+        var role: String
+        var seed: UInt64
+        var localAddress: SocketAddress
+        var media: MediaCall.Media
+        var impairment: (send: ImpairmentSchedule?, receive: ImpairmentSchedule?)
+        var tls: TLSClientContext?
+        /// Whether the server makes the offer (Janus VideoRoom subscribers).
+        var serverOffers = false
+        var setupTimeout: Duration = .seconds(20)
+    }
+
+    public private(set) var state: PeerLifecycle = .waiting
+    private let loop: EventLoop
+    private let settings: Settings
+    private let recorder: RunRecorder
+    private let call: MediaCall
+    private let makeSetup: (_ offer: String?) -> Setup
+    private var setup: CallSetupHost<Setup>?
+    private var startedAt: Instant?
+    private var setupTimer: TimerID?
+
+    /// `makeSetup` builds the adapter from our offer (nil when the server offers).
+    init(loop: EventLoop, settings: Settings, recorder: RunRecorder, fanout: MediaFanout,
+                makeSetup: @escaping (_ offer: String?) -> Setup) {
+        self.loop = loop
+        self.settings = settings
+        self.recorder = recorder
+        self.makeSetup = makeSetup
+        call = MediaCall(loop: loop, recorder: recorder, fanout: fanout, media: settings.media)
+        call.onConnected = { [weak self] in
+            guard let self, self.state == .connecting else { return }
+            self.state = .connected
+            if let setupTimer = self.setupTimer { self.loop.cancel(setupTimer) }
+        }
+        call.onFailed = { [weak self] failure in
+            guard let self else { return }
+            self.end(.failed, phase: failure.phase.rawValue,
+                     reason: "\(failure.reason) at \(String(format: "%.1f", self.recorder.offset(self.loop.now()) / 1000)) s")
+        }
+        call.onRemoteClosed = { [weak self] in
+            self?.end(.failed, phase: "connected", reason: "the server closed the call (DTLS close_notify)")
+        }
+    }
+
+    public func start() {
+        guard state == .waiting else { return }
+        state = .connecting
+        startedAt = loop.now()
+        setupTimer = loop.schedule(after: settings.setupTimeout) { [weak self] in
+            guard let self, self.state == .connecting else { return }
+            self.end(.failed, phase: self.call.peer?.remoteDescription == nil ? "signaling" : "ice",
+                     reason: "not connected within \(self.settings.setupTimeout)")
+        }
+        if settings.serverOffers {
+            begin(makeSetup(nil))
+            return
+        }
+        do {
+            try call.start(role: .offerer, localAddress: settings.localAddress, impairment: settings.impairment, seed: settings.seed) { peer in
+                self.begin(self.makeSetup(try peer.createOffer(now: self.loop.now())))
+            }
+        } catch {
+            end(.failed, phase: "signaling", reason: "cannot set up the peer: \(error)")
+        }
+    }
+
+    private func begin(_ adapter: Setup) {
+        let host = CallSetupHost(loop: loop, setup: adapter, tls: settings.tls)
+        host.onEvent = { [weak self] event in self?.setupEvent(event) }
+        setup = host
+        host.start()
+    }
+
+    public func stop(interrupted: Bool) {
+        switch state {
+        case .waiting:
+            state = .ended(.interrupted)
+        case .connecting:
+            end(interrupted ? .interrupted : .failed, phase: call.peer?.remoteDescription == nil ? "signaling" : "ice",
+                reason: interrupted ? nil : "still setting up at its planned end")
+        case .connected:
+            end(interrupted ? .interrupted : .completed, phase: nil, reason: nil)
+        case .ended:
+            return
+        }
+    }
+
+    private func setupEvent(_ event: CallSetupEvent) {
+        let now = loop.now()
+        switch event {
+        case .answer(let sdp):
+            do {
+                try call.peer?.setRemoteAnswer(sdp, now: now)
+                call.drive()
+                // Our candidates were in the offer; Janus waits for the end of them anyway.
+                if setup?.setup is JanusCallSetup { setup?.trickle(nil) }
+            } catch {
+                end(.failed, phase: "signaling", reason: "the server's answer was refused: \(error)")
+            }
+        case .offer(let sdp):
+            if call.peer != nil { return end(.failed, phase: "signaling", reason: "the server offered after our offer (406): not supported") }
+            do {
+                try call.start(role: .answerer, localAddress: settings.localAddress, impairment: settings.impairment,
+                               seed: settings.seed) { peer in
+                    try peer.setRemoteOffer(sdp, now: now)
+                    self.setup?.answer(try peer.createAnswer(now: now))
+                }
+            } catch {
+                end(.failed, phase: "signaling", reason: "the server's offer was refused: \(error)")
+            }
+        case .failed(let error):
+            end(.failed, phase: state == .connected ? "connected" : "signaling", reason: error.description)
+        case .iceServers, .iceRestarted, .notice, .closed:
+            break
+        }
+    }
+
+    private func end(_ outcome: PeerRecord.Outcome, phase: String?, reason: String?) {
+        if case .ended = state { return }
+        state = .ended(outcome)
+        if let setupTimer { loop.cancel(setupTimer) }
+        let now = loop.now()
+        let (phases, streams, pair) = call.finish(startedAt: startedAt)
+        // The teardown (DELETE, Janus hangup/detach/destroy) goes on after the record.
+        setup?.hangUp()
+        recorder.finish(PeerRecord(id: settings.id, group: settings.group, role: settings.role,
+                                   startedAtMs: startedAt.map(recorder.offset) ?? recorder.offset(now),
+                                   endedAtMs: recorder.offset(now), phases: phases, outcome: outcome,
+                                   failedPhase: outcome == .failed ? phase : nil, failureReason: reason,
+                                   candidatePair: pair, streams: streams))
+    }
+}
