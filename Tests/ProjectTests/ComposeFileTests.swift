@@ -14,6 +14,7 @@ final class ComposeFileTests: XCTestCase {
         XCTAssertTrue(result.output.contains("rtcswarm:"), result.output)
         XCTAssertTrue(result.output.contains("CANDIDATE: 127.0.0.1"), result.output)
         XCTAssertTrue(result.output.contains("network_mode: host"), result.output)
+        XCTAssertTrue(result.output.contains("Scenarios/srs-publish-play.json5"), "the rtcswarm service runs an SRS scenario")
     }
 
     func testComposeFileWithAnUnknownKeyIsRejected() throws {
