@@ -6,17 +6,21 @@ import COpenSSL
 import COpus
 import CSRTP
 import CVPX
+import EventLoop
 import Foundation
+import Runtime
+import Scenario
 
 /// `rtcswarm doctor`: checks what limits how many peers this machine can run.
 public enum DoctorCommand: Subcommand {
     public static let spec = CommandSpec(
         name: "doctor",
-        summary: "Check open-file and socket-buffer limits and the codec and crypto libraries.",
+        summary: "Check limits, libraries, and whether a scenario's target answers.",
         options: [
             .value("peers", "N", default: "1000", "How many peers you plan to run in one process."),
         ],
-        examples: ["rtcswarm doctor --peers 5000"]
+        positionals: [.init("SCENARIO", optional: true, "A scenario whose target should answer (its peer count is used too).")],
+        examples: ["rtcswarm doctor --peers 5000", "rtcswarm doctor Scenarios/rooms-stress.json5"]
     )
 
     /// One line of the checklist.
@@ -35,7 +39,20 @@ public enum DoctorCommand: Subcommand {
             console.error(error.description)
             return .usage
         }
-        let checks = self.checks(peers: peers)
+        var checks: [Check]
+        if let path = arguments.positionals.first {
+            do {
+                let scenario = try ScenarioLoader.load(file: path).scenario
+                // A pair is two peers; every other role one.
+                let planned = scenario.groups.reduce(0) { $0 + $1.count * ($1.role == .pair ? 2 : 1) }
+                checks = self.checks(peers: planned) + [targetCheck(scenario.target)]
+            } catch {
+                console.error("error: \(error.description)")
+                return .usage
+            }
+        } else {
+            checks = self.checks(peers: peers)
+        }
         for check in checks {
             console.out("\(check.ok ? "ok  " : "FAIL") \(check.name): \(check.detail)")
             if let fix = check.fix, !check.ok { console.out("     fix: \(fix)") }
@@ -60,6 +77,22 @@ public enum DoctorCommand: Subcommand {
             detail: "net.core.rmem_max \(receiveMax.map(String.init) ?? "unknown"), wmem_max \(sendMax.map(String.init) ?? "unknown")",
             fix: "sysctl -w net.core.rmem_max=\(wantedBuffer) net.core.wmem_max=\(wantedBuffer) (bursts of video overflow small buffers)")
         return [openFiles, buffers] + libraryChecks()
+    }
+
+    /// Whether the scenario's target accepts a TCP connection (the built-in server always does).
+    static func targetCheck(_ target: Target) -> Check {
+        guard let url = target.url, target.kind != .builtinRoom else {
+            return Check(name: "target", ok: true, detail: "built-in room server, started by the run", fix: nil)
+        }
+        do {
+            let resolved = try TargetResolver.resolve(url)
+            let loop = try EventLoop()
+            try Reachability.check(resolved.address, loop: loop, timeout: .seconds(3))
+            return Check(name: "target", ok: true, detail: "\(url) answers at \(resolved.address)", fix: nil)
+        } catch {
+            return Check(name: "target", ok: false, detail: "\(url): \(error)",
+                         fix: "start the server, or point the scenario at it (e.g. SRS_URL=http://127.0.0.1:1985)")
+        }
     }
 
     static func libraryChecks() -> [Check] {

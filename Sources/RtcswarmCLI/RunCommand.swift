@@ -11,6 +11,7 @@ public enum RunCommand: Subcommand {
         options: [
             .value("set", "PATH=VALUE", repeatable: true, "Override a field of the scenario, e.g. --set groups[0].count=50."),
             .value("out", "DIR", "Report folder (default: Reports/<scenario>-<UTC timestamp>)."),
+            .value("workers", "N", "Worker processes (default: the scenario's run.workers, else one per core)."),
         ],
         positionals: [.init("SCENARIO", "The scenario file (JSON5); see docs/scenarios.md.")],
         examples: ["rtcswarm run Scenarios/rooms-stress.json5", "rtcswarm run s.json5 --set duration_s=10 --out /tmp/r"]
@@ -24,8 +25,11 @@ public enum RunCommand: Subcommand {
             console.error("error: \(error.description)")
             return .usage
         }
-        if let workers = loaded.scenario.run?.workers, workers > 1 {
-            console.error("error: run.workers: \(workers) worker processes are not implemented in this build; use 1 (the default)")
+        let workers: Int
+        do {
+            workers = try arguments.int("workers", in: 1...256) ?? loaded.scenario.run?.workers ?? ProcessInfo.processInfo.activeProcessorCount
+        } catch {
+            console.error(error.description)
             return .usage
         }
         let folder: ReportFolder
@@ -36,7 +40,9 @@ public enum RunCommand: Subcommand {
             return .couldNotRun
         }
         var lastPlain = Date.distantPast
-        let runner = ScenarioRunner(loaded: loaded, options: .init(folder: folder.url, version: Rtcswarm.version) { line in
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let runner = ScenarioRunner(loaded: loaded, options: .init(folder: folder.url, version: Rtcswarm.version, workers: workers,
+                                                                   workerExecutable: executable) { line in
             if console.isTerminal {
                 console.status(line)
             } else if Date().timeIntervalSince(lastPlain) >= 5 {

@@ -27,6 +27,7 @@ public enum Rtcswarm {
         SubcommandEntry(ReportCommand.self),
         SubcommandEntry(SelfcheckCommand.self),
         SubcommandEntry(DoctorCommand.self),
+        SubcommandEntry(WorkerCommand.self),
     ]
 
     public static var help: String {

@@ -3,8 +3,8 @@ import RTCBase
 
 /// Checks that a server accepts TCP connections before a run starts, so an unreachable
 /// target is "could not run" (exit 3) with the reason, not a thousand failed peers.
-enum Reachability {
-    static func check(_ address: SocketAddress, loop: EventLoop, timeout: Duration) throws(TargetError) {
+public enum Reachability {
+    public static func check(_ address: SocketAddress, loop: EventLoop, timeout: Duration) throws(TargetError) {
         let connection: TCPConnection
         do {
             connection = try TCPConnection.connect(loop: loop, to: address)

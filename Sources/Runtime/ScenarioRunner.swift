@@ -25,15 +25,25 @@ public final class ScenarioRunner {
     public struct Options {
         public var folder: URL
         public var version: String
+        /// Worker processes; 1 runs the peers in this process.
+        public var workers: Int
+        /// The `rtcswarm` executable that `rtcswarm worker` children run (needed when workers > 1).
+        public var workerExecutable: URL?
         /// Called about once a second with a one-line status.
         public var progress: (String) -> Void
 
-        public init(folder: URL, version: String, progress: @escaping (String) -> Void) {
+        public init(folder: URL, version: String, workers: Int = 1, workerExecutable: URL? = nil,
+                    progress: @escaping (String) -> Void) {
             self.folder = folder
             self.version = version
+            self.workers = workers
+            self.workerExecutable = workerExecutable
             self.progress = progress
         }
     }
+
+    /// Where children find the resolved scenario.
+    static let resolvedScenarioFile = "scenario.resolved.json"
 
     public let loaded: LoadedScenario
     public let options: Options
@@ -58,12 +68,19 @@ public final class ScenarioRunner {
             return (report, .couldNotRun("cannot write \(options.folder.path)/peers.ndjson: \(error.localizedDescription)"))
         }
         let cells = scenario.matrixCells
+        if options.workers > 1 {
+            do {
+                try Data(loaded.resolved.serialized.utf8).write(to: options.folder.appendingPathComponent(Self.resolvedScenarioFile))
+            } catch {
+                return (report, .couldNotRun("cannot write the scenario for the workers: \(error.localizedDescription)"))
+            }
+        }
         let wallStart = MonotonicClock.now()
         for (index, cell) in cells.enumerated() where !interrupted {
             switch runCell(cell, index: index, of: cells.count, peerLog: peerLog) {
-            case .success(let (cellReport, worker)):
+            case .success(let (cellReport, workers)):
                 report.cells.append(cellReport)
-                report.workers.append(worker)
+                report.workers.append(contentsOf: workers)
             case .failure(let error):
                 report.abortReason = error.description
                 report.durationS = (MonotonicClock.now() - wallStart).milliseconds / 1000
@@ -77,7 +94,7 @@ public final class ScenarioRunner {
         } else if let dropping = report.workers.first(where: { $0.socketDrops > 0 }) {
             report.invalidReason = "worker \(dropping.index) dropped \(dropping.socketDrops) datagrams in full socket buffers"
         }
-        if let abort = report.cells.flatMap(\.thresholds).first(where: { !$0.passed && $0.abortOnFail }) {
+        if report.abortReason == nil, let abort = report.cells.flatMap(\.thresholds).first(where: { !$0.passed && $0.abortOnFail }) {
             report.abortReason = "threshold \(abort.expr) failed with abort_on_fail"
         }
         let outcome: Outcome = interrupted ? .interrupted
@@ -87,7 +104,10 @@ public final class ScenarioRunner {
         return (report, outcome)
     }
 
-    private func runCell(_ cell: MatrixCell, index: Int, of total: Int, peerLog: PeerLog) -> Result<(CellReport, WorkerReport), TargetError> {
+    /// Runs one cell: the target on this loop, the peers in one in-process worker or in
+    /// `rtcswarm worker` children, their messages gathered into the cell's report.
+    private func runCell(_ cell: MatrixCell, index: Int, of total: Int, peerLog: PeerLog)
+        -> Result<(CellReport, [WorkerReport]), TargetError> {
         let scenario = cell.scenario
         let loop: EventLoop
         let interrupts: InterruptWatcher
@@ -106,85 +126,113 @@ public final class ScenarioRunner {
         case .failure(let error):
             return .failure(error)
         }
-        let recorder = RunRecorder(runStart: loop.now() + .milliseconds(100))
+        let workers = max(1, options.workers)
+        let plan = ExecutionPlan(scenario: scenario, workers: workers)
+        // Children need a moment to start before the first peer is due.
+        let runStart = loop.now() + .milliseconds(workers > 1 ? 800 : 100)
         let prefix = total > 1 ? "c\(index)-" : ""
-        recorder.onRecord = { record in
-            var labelled = record
-            labelled.id = prefix + record.id
-            try? peerLog.append(labelled)
+        var records: [PeerRecord] = []
+        var latest: [Int: WorkerSample] = [:]
+        var results: [Int: WorkerResult] = [:]
+        var ended = Set<Int>()
+        func receive(_ message: WorkerMessage, from worker: Int) {
+            if var record = message.peer {
+                record.id = prefix + record.id
+                records.append(record)
+                try? peerLog.append(record)
+            }
+            if let sample = message.sample { latest[worker] = sample }
+            if let result = message.result { results[worker] = result }
         }
-        let plan = ExecutionPlan(scenario: scenario, workers: 1)
-        let worker: WorkerRun
+
+        var inProcess: WorkerSession?
+        var children: [WorkerProcess] = []
         do {
-            worker = try WorkerRun(loop: loop, plan: plan.peers, scenario: scenario, target: target, recorder: recorder)
-        } catch {
+            if workers == 1 {
+                let session = try WorkerSession(index: 0, loop: loop, scenario: scenario, plan: plan, target: target, runStart: runStart)
+                session.onMessage = { receive($0, from: 0) }
+                session.begin()
+                inProcess = session
+            } else {
+                guard let executable = options.workerExecutable else {
+                    return .failure(TargetError("\(workers) workers need the rtcswarm executable to start them"))
+                }
+                // Builds the drivers once here, so a role this build cannot play fails before any child starts.
+                _ = try WorkerSession(index: 0, loop: loop, scenario: scenario, plan: plan, target: target, runStart: runStart)
+                for worker in 0..<workers {
+                    let child = try WorkerProcess(index: worker, executable: executable, arguments: [
+                        "worker", "--scenario", options.folder.appendingPathComponent(Self.resolvedScenarioFile).path,
+                        "--cell", String(index), "--worker", String(worker), "--workers", String(workers),
+                        "--target", "http://\(target.address)", "--start", String(runStart.nanoseconds),
+                    ], loop: loop)
+                    child.onMessage = { receive($0, from: worker) }
+                    child.onEnd = { ended.insert(worker) }
+                    children.append(child)
+                }
+            }
+        } catch let error as TargetError {
             return .failure(error)
+        } catch {
+            return .failure(TargetError("cannot start worker processes: \(error)"))
         }
-        loop.onTimerLateness = { recorder.record(Double($0) / 1e6, in: .lagMs) }
         interrupts.onSignal = { [weak self] _ in
             guard let self, !self.interrupted else { return }
             self.interrupted = true
-            worker.interrupt()
+            inProcess?.interrupt()
+            children.forEach { $0.interrupt() }
         }
-        let thresholds = (scenario.thresholds ?? []).compactMap { spec in (try? Threshold(parsing: spec.expr)).map { (spec, $0) } }
+
         var samples: [TimeSample] = []
         var serverSamples: [ServerSample] = []
         var lastRelayed = 0
-        var aborted: String?
-        let cpuBefore = ProcessCPU.seconds()
-        let runEnd = recorder.runStart + .milliseconds(plan.durationMs)
-        worker.begin()
-        var nextSample = recorder.runStart + .seconds(1)
-        while !worker.isFinished || loop.now() < runEnd {
-            loop.run(until: { loop.now() >= nextSample || (self.interrupted && worker.isFinished) }, timeout: .seconds(2))
-            if interrupted && worker.isFinished { break }
+        let duration = Double(plan.durationMs) / 1000
+        let deadline = runStart + .milliseconds(plan.durationMs) + .seconds(15)
+        var nextSample = runStart + .seconds(1)
+        func allDone() -> Bool { results.count == workers && (workers == 1 || ended.count == workers) }
+        while !allDone() && loop.now() < deadline {
+            loop.run(until: { loop.now() >= nextSample || allDone() }, timeout: .seconds(2))
             guard loop.now() >= nextSample else { continue }
             nextSample = nextSample + .seconds(1)
-            let counts = worker.counts
-            let t = recorder.offset(loop.now()) / 1000
-            samples.append(TimeSample(tS: t, connectingPeers: counts.connecting, connectedPeers: counts.connected,
-                                      failedPeers: counts.failed, receiveKbps: 0, sendKbps: 0,
-                                      lagP99Ms: loop.timerLateness.percentileMilliseconds(99)))
-            if let stats = server?.stats {
+            let t = loop.now().milliseconds(since: runStart) / 1000
+            let now = latest.values
+            samples.append(TimeSample(tS: t, connectingPeers: now.reduce(0) { $0 + $1.connecting },
+                                      connectedPeers: now.reduce(0) { $0 + $1.connected }, failedPeers: now.reduce(0) { $0 + $1.failed },
+                                      receiveKbps: 0, sendKbps: 0, lagP99Ms: now.map(\.lagP99Ms).max() ?? 0))
+            if let server {
+                let stats = server.stats
                 serverSamples.append(ServerSample(tS: t, values: [
-                    "connections": Double(stats.connections), "members": Double(server?.core.memberCount ?? 0),
+                    "connections": Double(stats.connections), "members": Double(server.core.memberCount),
                     "messages_relayed_per_s": Double(stats.messagesRelayed - lastRelayed),
                 ]))
                 lastRelayed = stats.messagesRelayed
             }
-            options.progress(progressLine(cell: cell, index: index, total: total, t: t, duration: Double(plan.durationMs) / 1000,
-                                          counts: counts, recorder: recorder, loop: loop))
-            for (spec, threshold) in thresholds where spec.abortOnFail == true {
-                let verdict = threshold.evaluate(recorder.metrics)
-                if !verdict.passed, verdict.measured != nil, aborted == nil {
-                    aborted = spec.expr
-                    worker.interrupt()
-                }
+            if let last = samples.last {
+                options.progress(progressLine(cell: cell, index: index, total: total, t: min(t, duration), duration: duration,
+                                              sample: last, lag: loop.timerLateness.percentileMilliseconds(99)))
             }
-            if aborted != nil, worker.isFinished { break }
         }
-        // Let the last leaves and closes go out, then stop the built-in server.
+        children.filter { $0.exitStatus == nil && !ended.contains($0.index) }.forEach { $0.forceStop() }
+        // Let the last closes go out, then stop the built-in server.
         loop.run(until: { false }, timeout: .milliseconds(200))
         server?.shutdown()
         loop.run(until: { false }, timeout: .milliseconds(100))
 
-        let wall = max(1e-3, (loop.now() - recorder.runStart).milliseconds / 1000)
-        let cpu = ProcessCPU.seconds() - cpuBefore
-        recorder.set(.connectedPeers, to: Double(worker.peakConnected))
-        recorder.record(cpu / wall * 100, in: .cpuPct)
-        recorder.record(ProcessCPU.maxResidentMegabytes(), in: .rssMb)
-        let lag = recorder.metrics.histograms[.lagMs]
-        let workerReport = WorkerReport(index: 0, peers: plan.peers.count, cpuPct: cpu / wall * 100,
-                                        rssMB: ProcessCPU.maxResidentMegabytes(), lagP50Ms: lag?.percentile(50) ?? 0,
-                                        lagP99Ms: lag?.percentile(99) ?? 0, lagMaxMs: lag?.max ?? 0, socketDrops: 0, sendErrors: 0)
-        let outcomes = thresholds.map { spec, threshold in
-            let verdict = threshold.evaluate(recorder.metrics)
+        var metrics = MetricSet()
+        metrics.increment(.failedPeers, by: 0)
+        for result in results.values { metrics.merge(result.metrics) }
+        let missing = (0..<workers).filter { results[$0] == nil }
+        if !missing.isEmpty && !interrupted {
+            return .failure(TargetError("worker(s) \(missing.map(String.init).joined(separator: ", ")) ended without a result; "
+                                        + "their peers are in peers.ndjson"))
+        }
+        let outcomes = (scenario.thresholds ?? []).compactMap { spec -> ThresholdOutcome? in
+            guard let threshold = try? Threshold(parsing: spec.expr) else { return nil }
+            let verdict = threshold.evaluate(metrics)
             return ThresholdOutcome(expr: spec.expr, passed: verdict.passed, measured: verdict.measured, abortOnFail: spec.abortOnFail ?? false)
         }
-        var peers = recorder.records
-        for index in peers.indices { peers[index].id = prefix + peers[index].id }
-        return .success((CellReport(label: cell.label, parameters: cell.parameters, metrics: recorder.metrics, thresholds: outcomes,
-                                    timeSeries: samples, peers: peers, serverSamples: serverSamples), workerReport))
+        let workerReports = results.keys.sorted().compactMap { results[$0]?.report }
+        return .success((CellReport(label: cell.label, parameters: cell.parameters, metrics: metrics, thresholds: outcomes,
+                                    timeSeries: samples, peers: records, serverSamples: serverSamples), workerReports))
     }
 
     /// The built-in server started on a free loopback port, or a room server's URL checked
@@ -216,13 +264,12 @@ public final class ScenarioRunner {
         }
     }
 
-    private func progressLine(cell: MatrixCell, index: Int, total: Int, t: Double, duration: Double, counts: WorkerRun.Counts,
-                              recorder: RunRecorder, loop: EventLoop) -> String {
-        let relay = recorder.metrics.histograms[.relayMs]
+    private func progressLine(cell: MatrixCell, index: Int, total: Int, t: Double, duration: Double, sample: TimeSample,
+                              lag: Double) -> String {
         let cellText = total > 1 ? "[\(index + 1)/\(total) \(cell.label)] " : ""
-        return "\(cellText)\(Self.format(min(t, duration)))/\(Self.format(duration)) s | peers: \(counts.connecting) connecting, "
-            + "\(counts.connected) connected, \(counts.failed) failed | relay p50 \(Self.format(relay?.percentile(50) ?? 0)) ms "
-            + "p99 \(Self.format(relay?.percentile(99) ?? 0)) ms | lag p99 \(Self.format(loop.timerLateness.percentileMilliseconds(99))) ms"
+        return "\(cellText)\(Self.format(t))/\(Self.format(duration)) s | peers: \(sample.connectingPeers) connecting, "
+            + "\(sample.connectedPeers) connected, \(sample.failedPeers) failed | worker lag p99 \(Self.format(sample.lagP99Ms)) ms, "
+            + "coordinator \(Self.format(lag)) ms"
     }
 
     static func format(_ value: Double) -> String { String(format: value >= 100 ? "%.0f" : "%.1f", value) }

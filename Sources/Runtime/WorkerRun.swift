@@ -22,7 +22,6 @@ public final class WorkerRun {
     private var peers: [PeerDriver] = []
     private var planned: [ExecutionPlan.Peer]
     private var timers: [TimerID] = []
-    public private(set) var peakConnected = 0
 
     /// Builds the drivers; fails on a role this build cannot play, naming it.
     public init(loop: EventLoop, plan: [ExecutionPlan.Peer], scenario: Scenario, target: ResolvedTarget,
@@ -39,7 +38,9 @@ public final class WorkerRun {
                 let settings = RoomMemberPeer.Settings(
                     target: target, transport: transport, names: names, room: peer.room ?? "room",
                     id: "g\(peer.group)-\(peer.index)-\(index)", group: peer.group,
-                    seed: scenario.effectiveSeed &+ UInt64(index) &* 0x9E37_79B9)
+                    // From the plan, not this worker's share: the same peer gets the same seed
+                    // whatever the worker count.
+                    seed: scenario.effectiveSeed &+ (UInt64(peer.group) << 32 | UInt64(peer.index)) &* 0x9E37_79B9)
                 peers.append(RoomMemberPeer(loop: loop, settings: settings, recorder: recorder))
             case .pair, .publisher, .player, .echo:
                 throw TargetError("role \"\(group.role.rawValue)\" (groups[\(peer.group)]) needs the WebRTC peer, "
@@ -75,7 +76,6 @@ public final class WorkerRun {
             case .ended(.interrupted): counts.interrupted += 1
             }
         }
-        peakConnected = max(peakConnected, counts.connected)
         return counts
     }
 

@@ -23,7 +23,7 @@ final class DispatchTests: XCTestCase {
         let captured = CapturedConsole()
         XCTAssertEqual(Rtcswarm.main(["frobnicate"], console: captured.console), .usage)
         XCTAssertTrue(captured.error.hasPrefix("error: unknown subcommand 'frobnicate'"))
-        XCTAssertTrue(captured.error.contains("hint: subcommands: run, validate, serve, report, selfcheck, doctor"))
+        XCTAssertTrue(captured.error.contains("hint: subcommands: run, validate, serve, report, selfcheck, doctor, worker"))
     }
 
     func testUnknownFlagOfASubcommandExitsTwo() {
@@ -67,6 +67,18 @@ final class DispatchTests: XCTestCase {
         let latency = report?["latencyMs"] as? [String: Double]
         XCTAssertGreaterThan(latency?["max"] ?? 0, 0, "latency is measured, not zero")
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("summary.md").path))
+    }
+
+    func testDoctorSaysWhenAScenarioTargetDoesNotAnswer() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString).json5")
+        defer { try? FileManager.default.removeItem(at: file) }
+        // Port 1 on loopback: nothing listens there.
+        try Data("{ name: 'd', duration_s: 5, target: { kind: 'room', url: 'http://127.0.0.1:1' }, groups: [{ role: 'member', count: 3 }] }".utf8)
+            .write(to: file)
+        let captured = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["doctor", file.path], console: captured.console), .couldNotRun)
+        XCTAssertTrue(captured.out.contains("FAIL target: http://127.0.0.1:1: cannot reach 127.0.0.1:1"), captured.out)
+        XCTAssertTrue(captured.out.contains("3 peers need about 70"), captured.out)
     }
 
     func testDoctorReportsLimitsAndLibraryVersions() {

@@ -7,6 +7,7 @@ import RoomServer
 import RTCBase
 import Runtime
 import Scenario
+import WebRTCTestKit
 import XCTest
 
 final class ScenarioRunnerTests: XCTestCase {
@@ -17,11 +18,12 @@ final class ScenarioRunnerTests: XCTestCase {
         return url
     }
 
-    private func run(_ text: String, overrides: [String] = [], during: ((ScenarioRunner) -> Void)? = nil)
-        throws -> (RunReport, ScenarioRunner.Outcome, URL) {
+    private func run(_ text: String, overrides: [String] = [], workers: Int = 1) throws -> (RunReport, ScenarioRunner.Outcome, URL) {
         let out = folder()
+        let executable = ExternalTool.repositoryRoot.appendingPathComponent(".build/debug/rtcswarm")
         let runner = ScenarioRunner(loaded: try ScenarioLoader.load(text: text, overrides: overrides),
-                                    options: .init(folder: out, version: "test", progress: { _ in }))
+                                    options: .init(folder: out, version: "test", workers: workers, workerExecutable: executable,
+                                                   progress: { _ in }))
         let (report, outcome) = runner.run()
         return (report, outcome, out)
     }
@@ -51,6 +53,28 @@ final class ScenarioRunnerTests: XCTestCase {
         XCTAssertEqual(cell.serverSamples.last?.values["members"], 20)
         // peers.ndjson was written as the peers ended: one line per peer.
         XCTAssertEqual(try PeerLog.read(out.appendingPathComponent("peers.ndjson")).count, 20)
+    }
+
+    func testTwoWorkerProcessesGiveTheSamePeersAndFiguresAsOne() throws {
+        let executable = ExternalTool.repositoryRoot.appendingPathComponent(".build/debug/rtcswarm")
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            return XCTFail("\(executable.path) is missing: 'swift build' builds it before the tests")
+        }
+        let (one, oneOutcome, _) = try run(Self.members, workers: 1)
+        let (two, twoOutcome, out) = try run(Self.members, workers: 2)
+        XCTAssertEqual(oneOutcome, .passed)
+        XCTAssertEqual(twoOutcome, .passed)
+        XCTAssertEqual(two.workers.map(\.index), [0, 1])
+        XCTAssertEqual(two.workers.map(\.peers), [10, 10], "the plan is split evenly")
+        for report in [one, two] {
+            let cell = try XCTUnwrap(report.cells.first)
+            XCTAssertEqual(cell.peers.count, 20)
+            XCTAssertEqual(cell.metrics.value(at: MetricAddress(.connectedPeers)), 20)
+            XCTAssertEqual(cell.metrics.histograms[.joinMs]?.count, 20)
+            XCTAssertEqual(Set(cell.peers.map(\.id)).count, 20, "peer ids are unique across workers")
+        }
+        XCTAssertEqual(try PeerLog.read(out.appendingPathComponent("peers.ndjson")).count, 20,
+                       "records from both children reach one peers.ndjson")
     }
 
     func testAnUnmeetableThresholdFailsWithTheMeasuredValue() throws {

@@ -1,0 +1,33 @@
+import Metrics
+import Report
+
+/// What a worker tells the coordinator, one JSON object per line on its standard output
+/// (or directly, for a worker in the coordinator's own process).
+public struct WorkerMessage: Codable, Sendable {
+    public var peer: PeerRecord?
+    public var sample: WorkerSample?
+    public var result: WorkerResult?
+
+    public init(peer: PeerRecord? = nil, sample: WorkerSample? = nil, result: WorkerResult? = nil) {
+        self.peer = peer
+        self.sample = sample
+        self.result = result
+    }
+}
+
+/// A worker's peers at one moment (one a second).
+public struct WorkerSample: Codable, Sendable, Equatable {
+    public var tS: Double
+    public var connecting: Int
+    public var connected: Int
+    public var failed: Int
+    public var lagP99Ms: Double
+}
+
+/// A worker's figures once its share of the run is over.
+public struct WorkerResult: Codable, Sendable {
+    public var metrics: MetricSet
+    public var report: WorkerReport
+    /// Set when a threshold with abort_on_fail failed in this worker.
+    public var abortedBy: String?
+}

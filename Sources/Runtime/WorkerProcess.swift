@@ -1,0 +1,50 @@
+import EventLoop
+import Foundation
+import RTCBase
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child `rtcswarm worker` process running one worker's share of a cell; its standard
+/// output (one `WorkerMessage` per line) is read on the coordinator's loop.
+final class WorkerProcess {
+    let index: Int
+    private let process = Process()
+    private var reader: LineReader?
+    var onMessage: (WorkerMessage) -> Void = { _ in }
+    /// The child ended its output (normally right after its result).
+    var onEnd: () -> Void = {}
+    private(set) var garbledLines = 0
+
+    init(index: Int, executable: URL, arguments: [String], loop: EventLoop) throws {
+        self.index = index
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        try process.run()
+        let reader = try LineReader(loop: loop, fd: dup(output.fileHandleForReading.fileDescriptor))
+        try? output.fileHandleForReading.close()
+        reader.onLine = { [weak self] line in
+            guard let self, !line.isEmpty else { return }
+            if let message = try? JSONDecoder().decode(WorkerMessage.self, from: Data(line.utf8)) {
+                self.onMessage(message)
+            } else {
+                self.garbledLines += 1
+            }
+        }
+        reader.onEnd = { [weak self] in self?.onEnd() }
+        self.reader = reader
+    }
+
+    /// Asks the child to stop politely (it reports what ran).
+    func interrupt() { if process.isRunning { Glibc.kill(process.processIdentifier, SIGTERM) } }
+
+    /// Ends a child that did not finish in time.
+    func forceStop() { if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) } }
+
+    var exitStatus: Int32? {
+        process.isRunning ? nil : process.terminationStatus
+    }
+}

@@ -1,0 +1,94 @@
+import EventLoop
+import Metrics
+import Report
+import RTCBase
+import Scenario
+
+/// One worker's part of one matrix cell, on one event loop: its peers run as planned, a
+/// sample leaves every second, each peer's record leaves as the peer ends, and the figures
+/// leave at the end, all through `onMessage`. The same code runs inside the coordinator
+/// (one worker) and in `rtcswarm worker` child processes (several).
+public final class WorkerSession {
+    public let index: Int
+    public let loop: EventLoop
+    public var onMessage: (WorkerMessage) -> Void = { _ in }
+    public private(set) var isDone = false
+    private let recorder: RunRecorder
+    private let worker: WorkerRun
+    private let plannedPeers: Int
+    private let runEnd: Instant
+    private let thresholds: [(spec: ThresholdSpec, threshold: Threshold)]
+    private var abortedBy: String?
+    private var cpuBefore = 0.0
+    private var sampler: TimerID?
+
+    public init(index: Int, loop: EventLoop, scenario: Scenario, plan: ExecutionPlan, target: ResolvedTarget,
+                runStart: Instant) throws(TargetError) {
+        self.index = index
+        self.loop = loop
+        let mine = plan.peers.filter { $0.worker == index }
+        plannedPeers = mine.count
+        recorder = RunRecorder(runStart: runStart)
+        runEnd = runStart + .milliseconds(plan.durationMs)
+        worker = try WorkerRun(loop: loop, plan: mine, scenario: scenario, target: target, recorder: recorder)
+        thresholds = (scenario.thresholds ?? []).compactMap { spec in
+            spec.abortOnFail == true ? (try? Threshold(parsing: spec.expr)).map { (spec, $0) } : nil
+        }
+    }
+
+    public func begin() {
+        recorder.onRecord = { [weak self] record in self?.onMessage(WorkerMessage(peer: record)) }
+        loop.onTimerLateness = { [recorder] in recorder.record(Double($0) / 1e6, in: .lagMs) }
+        cpuBefore = ProcessCPU.seconds()
+        worker.begin()
+        scheduleSample(at: recorder.runStart + .seconds(1))
+        loop.schedule(at: runEnd) { [weak self] in self?.finishWhenIdle() }
+    }
+
+    /// Stops spawning and ends every live peer politely (Ctrl-C, SIGTERM, or an abort).
+    public func interrupt() {
+        worker.interrupt()
+        finishWhenIdle()
+    }
+
+    private func scheduleSample(at deadline: Instant) {
+        sampler = loop.schedule(at: deadline) { [weak self] in
+            guard let self, !self.isDone else { return }
+            let counts = self.worker.counts
+            self.onMessage(WorkerMessage(sample: WorkerSample(
+                tS: self.recorder.offset(self.loop.now()) / 1000, connecting: counts.connecting, connected: counts.connected,
+                failed: counts.failed, lagP99Ms: self.loop.timerLateness.percentileMilliseconds(99))))
+            for (spec, threshold) in self.thresholds where self.abortedBy == nil {
+                let verdict = threshold.evaluate(self.recorder.metrics)
+                if !verdict.passed, verdict.measured != nil {
+                    self.abortedBy = spec.expr
+                    self.interrupt()
+                }
+            }
+            self.scheduleSample(at: deadline + .seconds(1))
+        }
+    }
+
+    /// Sends the result once every peer has ended (at the planned end they all have).
+    private func finishWhenIdle() {
+        guard !isDone else { return }
+        guard worker.isFinished else {
+            loop.schedule(after: .milliseconds(20)) { [weak self] in self?.finishWhenIdle() }
+            return
+        }
+        isDone = true
+        if let sampler { loop.cancel(sampler) }
+        let wall = max(1e-3, (loop.now() - recorder.runStart).milliseconds / 1000)
+        let cpu = ProcessCPU.seconds() - cpuBefore
+        // Peers that finished setup at some point (members: joined; WebRTC peers: set up),
+        // whatever happened to them later. Gauges add up when workers merge.
+        recorder.set(.connectedPeers, to: Double(recorder.records.filter { $0.phases["setup_ms"] != nil || $0.phases["join_ms"] != nil }.count))
+        recorder.record(cpu / wall * 100, in: .cpuPct)
+        recorder.record(ProcessCPU.maxResidentMegabytes(), in: .rssMb)
+        let lag = recorder.metrics.histograms[.lagMs]
+        let report = WorkerReport(index: index, peers: plannedPeers, cpuPct: cpu / wall * 100,
+                                  rssMB: ProcessCPU.maxResidentMegabytes(), lagP50Ms: lag?.percentile(50) ?? 0,
+                                  lagP99Ms: lag?.percentile(99) ?? 0, lagMaxMs: lag?.max ?? 0, socketDrops: 0, sendErrors: 0)
+        onMessage(WorkerMessage(result: WorkerResult(metrics: recorder.metrics, report: report, abortedBy: abortedBy)))
+    }
+}
