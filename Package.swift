@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "ReportTests", dependencies: ["Report", "Metrics", "WebRTCTestKit"]),
         .testTarget(
             name: "InteropTests",
-            dependencies: ["Runtime", "EventLoop", "RoomServer", "Signaling", "Net", "Report", "Metrics", "RTCBase", "WebRTCTestKit"]
+            dependencies: ["Runtime", "EventLoop", "RoomServer", "Signaling", "Net", "Report", "Metrics", "ICE", "RTCBase", "WebRTCTestKit"]
         ),
         .testTarget(name: "ProjectTests", dependencies: ["WebRTCTestKit"]),
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
