@@ -14,6 +14,9 @@ public struct AiortcSummary: Decodable, Sendable {
     public var firstFrameMs: Double?
     /// Negotiated codec per kind ("video": "video/VP8").
     public var codecs: [String: String]
+    /// The remote candidates its ICE agent knew at the end, "127.0.0.1 5000 host": from
+    /// the remote description and trickled ones (peer-reflexive ones are not listed).
+    public var remoteCandidates: [String]
     public var videoFramesSent: Int
     public var audioFramesSent: Int
     public var videoFramesDecoded: Int

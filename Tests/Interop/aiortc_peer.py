@@ -250,6 +250,8 @@ async def run(args):
         finished, _ = await asyncio.wait([done, inputs, stop], timeout=args.timeout, return_when=asyncio.FIRST_COMPLETED)
         if stop in finished:
             error = f"connection {pc.connectionState}"
+        elif inputs in finished and inputs.exception() is not None:
+            error = f"bad input: {type(inputs.exception()).__name__}: {inputs.exception()}"
         elif not finished:
             error = f"timed out after {args.timeout} s"
         elif done in finished:
@@ -321,6 +323,12 @@ async def report(pc, args, counter, states, timings, error, audio_frames):
         codecs = getattr(transceiver, "_codecs", None) or []
         if codecs:
             negotiated[transceiver.kind] = codecs[0].mimeType
+    remote_candidates = []
+    for transceiver in pc.getTransceivers():
+        for candidate in transceiver.receiver.transport.transport.getRemoteCandidates():
+            text = f"{candidate.ip} {candidate.port} {candidate.type}"
+            if text not in remote_candidates:
+                remote_candidates.append(text)
     indices = counter.indices
     return {
         "type": "summary",
@@ -331,6 +339,7 @@ async def report(pc, args, counter, states, timings, error, audio_frames):
         "connected_ms": timings.get("connected"),
         "first_frame_ms": counter.first_frame_ms,
         "codecs": negotiated,
+        "remote_candidates": remote_candidates,
         "video_frames_sent": counter.video_sent,
         "audio_frames_sent": counter.audio_sent,
         "audio_frames_planned": audio_frames,

@@ -28,6 +28,57 @@ final class AiortcInteropTests: XCTestCase {
         XCTAssertNotNil(summaries.first?.setupMs)
     }
 
+    func testAiortcAnswererConnectsOnTrickledCandidatesAndEndOfCandidates() throws {
+        let python = try PythonPeers.python()
+        let script = PythonPeers.script("aiortc_peer.py")
+        let options = { (role: AiortcPeer.Role) in AiortcPeer.Options(role: role, frames: 10, width: 160, height: 120) }
+        let offerer = try AiortcPeer(python: python, script: script, options: options(.offerer))
+        defer { offerer.stop() }
+        let answerer = try AiortcPeer(python: python, script: script, options: options(.answerer))
+        defer { answerer.stop() }
+
+        // The offer without its candidates, which then come one message each.
+        var mid = ""
+        var mLineIndex = -1
+        var trickled: [(candidate: String, mid: String, index: Int)] = []
+        var bare: [Substring] = []
+        for line in try offerer.localDescription().split(separator: "\r\n") {
+            if line.hasPrefix("m=") { mLineIndex += 1 }
+            if line.hasPrefix("a=mid:") { mid = String(line.dropFirst(6)) }
+            if line.hasPrefix("a=candidate:") {
+                trickled.append((String(line.dropFirst(2)), mid, mLineIndex))
+            } else if line != "a=end-of-candidates" {
+                bare.append(line)
+            }
+        }
+        XCTAssertEqual(trickled.count, 2, "one candidate per m-line")
+        try answerer.setRemoteDescription(bare.joined(separator: "\r\n") + "\r\n")
+        try offerer.setRemoteDescription(answerer.localDescription())
+        for candidate in trickled { try answerer.addCandidate(candidate.candidate, mid: candidate.mid, mLineIndex: candidate.index) }
+        try answerer.addCandidate(nil, mid: "0", mLineIndex: 0)
+
+        let summaries = try [offerer.summary(), answerer.summary()]
+        let host = try XCTUnwrap(Self.candidates("a=" + trickled[0].candidate).first)
+        XCTAssertEqual(summaries[1].remoteCandidates, ["127.0.0.1 \(host.port ?? 0) host"], "the trickled candidate was taken")
+        for summary in summaries {
+            XCTAssertNil(summary.error, summary.role)
+            XCTAssertEqual(summary.videoFramesDecoded, 10, summary.role)
+            XCTAssertEqual(summary.videoResolutions, ["160x120": 10], summary.role)
+        }
+    }
+
+    func testAiortcPeerToldByeBeforeTheAnswerReportsWhyAndExitsWithStatus1() throws {
+        let offerer = try AiortcPeer(python: PythonPeers.python(), script: PythonPeers.script("aiortc_peer.py"),
+                                     options: .init(role: .offerer))
+        defer { offerer.stop() }
+        XCTAssertTrue(try offerer.localDescription().hasPrefix("v=0\r\n"))
+        try offerer.bye()
+        let summary = try offerer.summary()
+        XCTAssertEqual(summary.error, "RuntimeError: bye before the answer")
+        XCTAssertEqual(summary.videoFramesSent, 0)
+        XCTAssertEqual(offerer.process.wait(timeout: 5), 1)
+    }
+
     @discardableResult
     private func call(video: String, width: Int, height: Int, frames: Int = 30,
                       turn: String? = nil) throws -> (offer: String, summaries: [AiortcSummary]) {
