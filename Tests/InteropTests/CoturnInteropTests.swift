@@ -7,9 +7,11 @@ import XCTest
 /// rtcswarm's TURN client (RFC 8656) against coturn on loopback, over real UDP sockets.
 final class CoturnInteropTests: XCTestCase {
     func testTurnClientAllocatesBindsAChannelAndRelaysBothWaysThroughCoturn() throws {
+        let loop = try EventLoop()
+        let launched = loop.now()
         let coturn = try Coturn()
         defer { coturn.stop() }
-        let loop = try EventLoop()
+        let ready = loop.now() - launched
         let server = SocketAddress(ipv4: 127, 0, 0, 1, port: coturn.port)
         let turn = try TurnClientDriver(loop: loop, server: server)
         defer { turn.close() }
@@ -44,6 +46,7 @@ final class CoturnInteropTests: XCTestCase {
         XCTAssertEqual(atPeer.first?.source, relayed, "the peer sees the relayed address")
         XCTAssertEqual(atPeer.first?.payload, Array("via send indication".utf8))
         peer.send(Array("reply one".utf8), to: relayed)
+        peer.flush()  // now: sends made outside the loop otherwise wait for its next wake-up
         waitFor("a Data indication") { turn.received.count == 1 }
         XCTAssertEqual(turn.received.first?.peer, peer.localAddress)
         XCTAssertEqual(turn.received.first?.payload, Array("reply one".utf8))
@@ -59,6 +62,7 @@ final class CoturnInteropTests: XCTestCase {
         XCTAssertEqual(atPeer.last?.source, relayed)
         XCTAssertEqual(atPeer.last?.payload, payload)
         peer.send(Array(payload.reversed()), to: relayed)
+        peer.flush()
         waitFor("channel data back") { turn.received.count == 2 }
         XCTAssertEqual(turn.received.last?.peer, peer.localAddress)
         XCTAssertEqual(turn.received.last?.payload, Array(payload.reversed()))
@@ -66,6 +70,6 @@ final class CoturnInteropTests: XCTestCase {
         turn.perform { $0.deallocate(now: $1) }
         waitFor("the deallocation") { turn.client.state == .deallocated }
         XCTAssertEqual(turn.events.last, .deallocated)
-        print("coturn: allocation in \(allocated.milliseconds) ms, relayed \(relayed), mapped \(mapped.map(String.init(describing:)) ?? "-")")
+        print("coturn: ready in \(ready.milliseconds) ms, allocation in \(allocated.milliseconds) ms, relayed \(relayed), mapped \(mapped.map(String.init(describing:)) ?? "-")")
     }
 }
