@@ -243,6 +243,7 @@ async def run(args):
                     restrict_codecs(transceiver, kind, codecs[kind])
             await pc.setLocalDescription(await pc.createAnswer())
             emit({"type": "answer", "sdp": pc.localDescription.sdp})
+        skip_unnegotiated(pc, counter)
         inputs = asyncio.ensure_future(follow_input(pc, reader))
         done = asyncio.ensure_future(asyncio.gather(counter.video_send_done.wait(), counter.audio_send_done.wait(),
                                                     counter.received_enough.wait()))
@@ -266,6 +267,24 @@ async def run(args):
         task.cancel()
     emit(summary)
     return 0 if error is None else 1
+
+
+def skip_unnegotiated(pc, counter):
+    """Nothing to wait for where the negotiation says no sending or no receiving (a
+    sendonly or recvonly remote, a rejected m-line)."""
+    sending, receiving = set(), set()
+    for transceiver in pc.getTransceivers():
+        direction = transceiver.currentDirection or "inactive"
+        if direction in ("sendrecv", "sendonly"):
+            sending.add(transceiver.kind)
+        if direction in ("sendrecv", "recvonly"):
+            receiving.add(transceiver.kind)
+    for kind, event in (("video", counter.video_send_done), ("audio", counter.audio_send_done)):
+        if kind not in sending:
+            event.set()
+    if "video" not in receiving:
+        counter.received_enough.set()
+    log(f"sending {sorted(sending)}, receiving {sorted(receiving)}")
 
 
 async def apply_remote(pc, reader, expected):

@@ -67,6 +67,33 @@ final class AiortcInteropTests: XCTestCase {
         }
     }
 
+    func testAiortcAnswererOfASendOnlyOfferOnlyReceives() throws {
+        let python = try PythonPeers.python()
+        let script = PythonPeers.script("aiortc_peer.py")
+        let options = { (role: AiortcPeer.Role) in AiortcPeer.Options(role: role, frames: 10, width: 160, height: 120) }
+        let offerer = try AiortcPeer(python: python, script: script, options: options(.offerer))
+        defer { offerer.stop() }
+        let answerer = try AiortcPeer(python: python, script: script, options: options(.answerer))
+        defer { answerer.stop() }
+
+        // A publisher's offer: sendonly m-lines.
+        let offer = try offerer.localDescription().replacingOccurrences(of: "a=sendrecv", with: "a=sendonly")
+        try answerer.setRemoteDescription(offer)
+        let answer = try answerer.localDescription()
+        XCTAssertEqual(answer.components(separatedBy: "a=recvonly").count - 1, 2, answer)
+        try offerer.setRemoteDescription(answer)
+
+        let (sent, received) = try (offerer.summary(), answerer.summary())
+        XCTAssertNil(sent.error)
+        XCTAssertNil(received.error)
+        XCTAssertEqual(sent.videoFramesSent, 10)
+        XCTAssertEqual(sent.videoFramesDecoded, 0)
+        XCTAssertEqual(received.videoFramesSent, 0)
+        XCTAssertEqual(received.audioFramesSent, 0)
+        XCTAssertEqual(received.videoFramesDecoded, 10)
+        XCTAssertEqual(received.audioPacketsReceived, sent.audioFramesSent)
+    }
+
     func testAiortcPeerToldByeBeforeTheAnswerReportsWhyAndExitsWithStatus1() throws {
         let offerer = try AiortcPeer(python: PythonPeers.python(), script: PythonPeers.script("aiortc_peer.py"),
                                      options: .init(role: .offerer))
