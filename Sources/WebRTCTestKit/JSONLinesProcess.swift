@@ -25,15 +25,25 @@ public final class JSONLinesProcess: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in self?.received(handle.availableData) }
-        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+        try process.run()
+        // Blocking reads on threads of their own: an empty read is the end of output.
+        Self.drain(output.fileHandleForReading) { [weak self] chunk in self?.received(chunk) }
+        Self.drain(errors.fileHandleForReading) { [weak self] chunk in
             guard let self else { return }
-            let chunk = handle.availableData
             self.condition.lock()
             self.errorText.append(chunk)
             self.condition.unlock()
         }
-        try process.run()
+    }
+
+    private static func drain(_ handle: FileHandle, _ deliver: @escaping @Sendable (Data) -> Void) {
+        Thread {
+            while true {
+                let chunk = handle.availableData
+                deliver(chunk)
+                if chunk.isEmpty { return }
+            }
+        }.start()
     }
 
     deinit { stop() }
@@ -110,8 +120,6 @@ public final class JSONLinesProcess: @unchecked Sendable {
             process.terminate()
             process.waitUntilExit()
         }
-        output.fileHandleForReading.readabilityHandler = nil
-        errors.fileHandleForReading.readabilityHandler = nil
         try? input.fileHandleForWriting.close()
     }
 }
