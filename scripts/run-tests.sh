@@ -5,8 +5,8 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 require_swift
 # docker-compose validates the compose file; chromium renders report.html.
-# coturn is the TURN server of the relay tests; cc builds the loopback shim below.
-ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose chromium coturn gcc libc6-dev
+# coturn and janus are servers of the interop tests; cc builds the loopback shim below.
+ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose chromium coturn janus gcc libc6-dev
 # Independent peers and servers the interop tests run against (TARGETS.md).
 ensure_venv .venv Tests/Interop/requirements.txt
 # LD_PRELOAD shim that lets libnice-based servers (Janus) gather 127.0.0.1 (Tests/Interop/README.md).

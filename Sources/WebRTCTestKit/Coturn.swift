@@ -28,7 +28,7 @@ public final class Coturn: @unchecked Sendable {
         let binary = try ExternalTool.require("turnserver", installHint: "apt-get install coturn")
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("coturn-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        port = try Self.freeUDPPort()
+        port = try LoopbackPort.free(SOCK_DGRAM)
         let config = directory.appendingPathComponent("turnserver.conf")
         try Self.configuration(port: port, directory: directory).write(to: config, atomically: true, encoding: .utf8)
         process = try ManagedProcess(binary, ["-c", config.path])
@@ -72,22 +72,6 @@ public final class Coturn: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// A UDP port on 127.0.0.1 that was free a moment ago (the kernel's choice for port 0).
-    static func freeUDPPort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        guard fd >= 0 else { throw ExternalToolError("socket() failed: errno \(errno)") }
-        defer { close(fd) }
-        var address = loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw ExternalToolError("bind(127.0.0.1:0) failed: errno \(errno)") }
-        return UInt16(bigEndian: address.sin_port)
-    }
-
     /// Sends STUN binding requests (RFC 8489 6) to 127.0.0.1:`port` every 50 ms until a
     /// success response (type 0x0101) comes back or `timeout` passes.
     static func answersBinding(port: UInt16, timeout: TimeInterval) -> Bool {
@@ -98,7 +82,7 @@ public final class Coturn: @unchecked Sendable {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         // Type 0x0001 (Binding request), length 0, magic cookie, 12-byte transaction ID.
         let request: [UInt8] = [0x00, 0x01, 0x00, 0x00, 0x21, 0x12, 0xA4, 0x42] + Array(repeating: 0x5A, count: 12)
-        var server = loopback(port: port)
+        var server = LoopbackPort.address(port: port)
         var reply = [UInt8](repeating: 0, count: 1500)
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
@@ -112,13 +96,5 @@ public final class Coturn: @unchecked Sendable {
             if count < 0 { Thread.sleep(forTimeInterval: 0.01) }
         }
         return false
-    }
-
-    private static func loopback(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        return address
     }
 }
