@@ -35,6 +35,7 @@ let package = Package(
         .target(name: "SDP", dependencies: ["RTCBase"]),
         .target(name: "Impairment", dependencies: ["RTCBase"]),
         .target(name: "Metrics", dependencies: ["RTCBase"]),
+        .target(name: "PeerCore", dependencies: ["RTCBase", "SDP", "ICE", "STUN", "DTLS", "SRTP", "RTP", "RTPSession"]),
 
         // Signaling adapters and the built-in room server.
         .target(name: "Signaling", dependencies: ["RTCBase", "Net", "SDP"]),
@@ -50,7 +51,11 @@ let package = Package(
         .target(name: "EventLoop", dependencies: ["RTCBase", "CShims"]),
 
         // Wires protocol state machines to the event loop: hosts, peers, the runner.
-        .target(name: "Runtime", dependencies: ["RTCBase", "EventLoop", "Net", "Signaling", "RoomServer", "Metrics", "Scenario", "Report"]),
+        .target(
+            name: "Runtime",
+            dependencies: ["RTCBase", "EventLoop", "Net", "Signaling", "RoomServer", "PeerCore", "SDP", "ICE", "Media", "Impairment",
+                           "Metrics", "Scenario", "Report"]
+        ),
 
         // The command line.
         .target(
@@ -58,10 +63,13 @@ let package = Package(
             dependencies: ["RTCBase", "EventLoop", "Scenario", "Report", "Runtime", "RoomServer", "Signaling", "Net", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
         ),
         .executableTarget(name: "rtcswarm", dependencies: ["RtcswarmCLI"]),
-        .executableTarget(name: "Benchmarks", dependencies: ["RTCBase", "EventLoop"]),
+        .executableTarget(
+            name: "Benchmarks",
+            dependencies: ["RTCBase", "EventLoop", "SRTP", "CSRTP", "DTLS", "RTP", "RTPSession", "Media", "Net", "Signaling", "RoomServer", "Runtime"]
+        ),
 
         // Test support: virtual time, in-memory network, fuzzing, captured fixtures.
-        .target(name: "WebRTCTestKit", dependencies: ["RTCBase"]),
+        .target(name: "WebRTCTestKit", dependencies: ["RTCBase", "Impairment", "STUN"]),
 
         // Synthetic media, codecs, bitstream inspection (issue 4).
         .target(name: "Media", dependencies: ["RTCBase", "COpus", "CVPX", "COpenH264"]),
@@ -73,14 +81,14 @@ let package = Package(
             dependencies: ["CShims", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
         ),
         .testTarget(name: "RtcswarmCLITests", dependencies: ["RtcswarmCLI", "Report", "Metrics", "WebRTCTestKit"]),
-        .testTarget(name: "SignalingTests", dependencies: ["Signaling", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Net", "SDP", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "Signaling", "Net", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "EventLoop", "RoomServer", "Signaling", "Net", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "WebRTCTestKit"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Metrics", "WebRTCTestKit"]),
         .testTarget(
             name: "InteropTests",
-            dependencies: ["Runtime", "EventLoop", "RoomServer", "Signaling", "Net", "Report", "Metrics", "ICE", "RTCBase", "WebRTCTestKit"]
+            dependencies: ["Runtime", "EventLoop", "RoomServer", "Signaling", "Net", "SDP", "PeerCore", "Media", "ICE", "Report", "Metrics", "RTCBase", "WebRTCTestKit"]
         ),
         .testTarget(name: "ProjectTests", dependencies: ["WebRTCTestKit"]),
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
@@ -95,6 +103,10 @@ let package = Package(
         .testTarget(name: "STUNTests", dependencies: ["STUN", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "ICETests", dependencies: ["ICE", "STUN", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(
+            name: "PeerCoreTests",
+            dependencies: ["PeerCore", "Media", "EventLoop", "SDP", "ICE", "STUN", "DTLS", "Impairment", "RTCBase", "WebRTCTestKit"]
+        ),
         .testTarget(name: "RTPSessionTests", dependencies: ["RTPSession", "RTP", "RTCBase", "WebRTCTestKit"]),
     ],
     swiftLanguageModes: [.v6]

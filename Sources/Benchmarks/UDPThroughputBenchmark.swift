@@ -1,5 +1,6 @@
 import EventLoop
 import RTCBase
+import Runtime
 
 /// Loopback UDP datagrams per second through the event loop: one socket sends in batches
 /// of `UDPSocket.batchSize` (sendmmsg), the other drains with recvmmsg, on one thread.
@@ -27,7 +28,7 @@ struct UDPThroughputBenchmark {
         receiver.onDatagram = { _, _ in received += 1 }
         let payload = [UInt8](repeating: 0x42, count: payloadBytes)
         var sent = 0
-        let cpuBefore = cpuSeconds()
+        let cpuBefore = ProcessCPU.seconds()
         let start = MonotonicClock.now()
         func pump() {
             while sent < datagrams, sent - received < window {
@@ -41,7 +42,7 @@ struct UDPThroughputBenchmark {
             loop.run(until: { received >= sent || received >= datagrams }, timeout: .seconds(5))
         }
         let seconds = (MonotonicClock.now() - start).milliseconds / 1000
-        return Result(datagrams: received, seconds: seconds, cpuSeconds: cpuSeconds() - cpuBefore,
+        return Result(datagrams: received, seconds: seconds, cpuSeconds: ProcessCPU.seconds() - cpuBefore,
                       drops: receiver.stats.receiveBufferDrops)
     }
 }

@@ -63,7 +63,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs `action` on the loop at `deadline` or later, never earlier.
     @discardableResult
     public func schedule(at deadline: Instant, _ action: @escaping () -> Void) -> TimerID {
-        timers.schedule(at: deadline, action)
+        timers.schedule(at: deadline, now: now(), action)
     }
 
     @discardableResult
@@ -184,9 +184,9 @@ public final class EventLoop: @unchecked Sendable {
 
     private func fireDueTimers() {
         var current = now()
-        while let (deadline, action) = timers.popDue(now: current) {
-            timerLateness.record(nanoseconds: current.nanoseconds - deadline.nanoseconds)
-            onTimerLateness?(current.nanoseconds - deadline.nanoseconds)
+        while let (due, action) = timers.popDue(now: current) {
+            timerLateness.record(nanoseconds: current.nanoseconds - due.nanoseconds)
+            onTimerLateness?(current.nanoseconds - due.nanoseconds)
             action()
             current = now()
         }

@@ -13,6 +13,10 @@ struct TimerHeap {
         var id: UInt64
     }
 
+    /// When each pending timer was scheduled: a deadline already past when it was set
+    /// means "at once", so its lateness counts from then, not from the deadline.
+    private var scheduledAt: [UInt64: Instant] = [:]
+
     private var entries: [Entry] = []
     private var actions: [UInt64: () -> Void] = [:]
     private var nextID: UInt64 = 1
@@ -20,10 +24,11 @@ struct TimerHeap {
     var isEmpty: Bool { actions.isEmpty }
     var count: Int { actions.count }
 
-    mutating func schedule(at deadline: Instant, _ action: @escaping () -> Void) -> TimerID {
+    mutating func schedule(at deadline: Instant, now: Instant, _ action: @escaping () -> Void) -> TimerID {
         let id = nextID
         nextID += 1
         actions[id] = action
+        if deadline < now { scheduledAt[id] = now }
         entries.append(Entry(deadline: deadline, id: id))
         siftUp(entries.count - 1)
         return TimerID(value: id)
@@ -32,7 +37,8 @@ struct TimerHeap {
     /// Returns whether the timer was still pending.
     @discardableResult
     mutating func cancel(_ timer: TimerID) -> Bool {
-        actions.removeValue(forKey: timer.value) != nil
+        scheduledAt[timer.value] = nil
+        return actions.removeValue(forKey: timer.value) != nil
     }
 
     /// The earliest pending deadline.
@@ -41,13 +47,14 @@ struct TimerHeap {
         return entries.first?.deadline
     }
 
-    /// Removes and returns the earliest timer whose deadline is at or before `now`.
-    mutating func popDue(now: Instant) -> (deadline: Instant, action: () -> Void)? {
+    /// Removes and returns the earliest timer whose deadline is at or before `now`, with
+    /// the instant it was due (its deadline, or when it was scheduled if that was later).
+    mutating func popDue(now: Instant) -> (due: Instant, action: () -> Void)? {
         dropCancelledTop()
         guard let top = entries.first, top.deadline <= now else { return nil }
         removeTop()
         guard let action = actions.removeValue(forKey: top.id) else { return nil }
-        return (top.deadline, action)
+        return (scheduledAt.removeValue(forKey: top.id) ?? top.deadline, action)
     }
 
     private mutating func dropCancelledTop() {

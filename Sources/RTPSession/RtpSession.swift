@@ -210,6 +210,9 @@ public struct RtpSession: Sendable {
     /// What send stream `ssrc` has sent.
     public func sendCounters(ssrc: UInt32) -> SendStream.Counters? { sendStreams[ssrc]?.counters }
 
+    /// The timestamp offset of a sent stream (see `SendStream.timestampOffset`).
+    public func sendTimestampOffset(ssrc: UInt32) -> UInt32? { sendStreams[ssrc]?.timestampOffset }
+
     /// The sequence number the next packet of send stream `ssrc` will carry.
     public func nextSequenceNumber(ssrc: UInt32) -> UInt16? { sendStreams[ssrc]?.nextSequenceNumber }
 }

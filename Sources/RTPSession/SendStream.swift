@@ -51,7 +51,9 @@ public struct SendStream: Sendable {
     public private(set) var counters = Counters()
     private var header: RtpHeader
     private var rtxSequenceNumber: UInt16
-    private let timestampOffset: UInt32
+    /// The random offset added to every media timestamp (RFC 3550 5.1); a receiver in the
+    /// same process subtracts it to find a frame's capture time (end-to-end latency).
+    public let timestampOffset: UInt32
     private var cache: RetransmissionCache?
     /// The RTP timestamp of the last packet and when it went, to extrapolate SR times.
     private var lastSent: (timestamp: UInt32, at: Instant)?

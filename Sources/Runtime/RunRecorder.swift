@@ -24,6 +24,9 @@ public final class RunRecorder {
 
     public func record(_ value: Double, in name: MetricName) { metrics.record(value, in: name) }
 
+    public private(set) var socketDrops = 0
+    public func countSocketDrops(_ count: Int) { socketDrops += count }
+
     public func countMessageSent() { messagesSent += 1 }
     public func countMessageReceived() { messagesReceived += 1 }
 
@@ -32,6 +35,22 @@ public final class RunRecorder {
         if record.outcome == .failed { metrics.increment(.failedPeers) }
         for (phase, value) in record.phases {
             if let name = MetricName(rawValue: phase), name.kind == .distribution { metrics.record(value, in: name) }
+        }
+        // Per received stream (METRICS.md): one value per stream in each distribution.
+        for stream in record.streams {
+            metrics.record(stream.lossPct, in: .lossPct)
+            metrics.record(stream.residualLossPct, in: .residualLossPct)
+            metrics.record(Double(stream.burstMax), in: .burstMax)
+            metrics.record(stream.jitterMs, in: .jitterMs)
+            if let latency = stream.latencyMs { metrics.record(latency, in: .latencyMs) }
+            metrics.increment(.nacks, by: stream.nacks)
+            metrics.increment(.plis, by: stream.plis)
+            guard stream.kind == "video" else { continue }
+            metrics.record(stream.frameLossPct, in: .frameLossPct)
+            metrics.record(stream.fps, in: .fps)
+            metrics.record(Double(stream.freezeCount), in: .freezeCount)
+            metrics.record(stream.freezeMs, in: .freezeMs)
+            if let survival = stream.resolutionSurvival { metrics.record(survival, in: .resolutionSurvival) }
         }
         onRecord(record)
     }

@@ -1,4 +1,5 @@
 import EventLoop
+import Media
 import Metrics
 import Report
 import RTCBase
@@ -25,7 +26,7 @@ public final class WorkerRun {
 
     /// Builds the drivers; fails on a role this build cannot play, naming it.
     public init(loop: EventLoop, plan: [ExecutionPlan.Peer], scenario: Scenario, target: ResolvedTarget,
-                recorder: RunRecorder) throws(TargetError) {
+                recorder: RunRecorder, fanout: MediaFanout) throws(TargetError) {
         self.loop = loop
         self.recorder = recorder
         planned = plan
@@ -33,20 +34,54 @@ public final class WorkerRun {
         let transport: RoomClient.Transport = scenario.target.room?.transport == .websocket ? .webSocket : .socketIO
         for (index, peer) in plan.enumerated() {
             let group = scenario.groups[peer.group]
+            // From the plan, not this worker's share: the same peer gets the same seed
+            // whatever the worker count.
+            let seed = scenario.effectiveSeed &+ (UInt64(peer.group) << 33 | UInt64(peer.index) << 1
+                | (peer.side == .callee ? 1 : 0)) &* 0x9E37_79B9
+            let id = "g\(peer.group)-\(peer.index)" + (peer.side == .single ? "" : "-\(peer.side.rawValue)")
             switch group.role {
             case .member:
                 let settings = RoomMemberPeer.Settings(
                     target: target, transport: transport, names: names, room: peer.room ?? "room",
-                    id: "g\(peer.group)-\(peer.index)-\(index)", group: peer.group,
-                    // From the plan, not this worker's share: the same peer gets the same seed
-                    // whatever the worker count.
-                    seed: scenario.effectiveSeed &+ (UInt64(peer.group) << 32 | UInt64(peer.index)) &* 0x9E37_79B9)
+                    id: id, group: peer.group, seed: seed)
                 peers.append(RoomMemberPeer(loop: loop, settings: settings, recorder: recorder))
-            case .pair, .publisher, .player, .echo:
+            case .pair:
+                let settings = CallPeer.Settings(
+                    target: target, transport: transport, names: names, room: peer.room ?? "room", id: id, group: peer.group,
+                    role: peer.side.rawValue, seed: seed, localAddress: Self.localAddress(group),
+                    video: Self.videoTrack(group, target: scenario.target), audio: Self.audioTrack(group),
+                    impairment: (group.impairment?.send, group.impairment?.receive))
+                peers.append(CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout))
+            case .publisher, .player, .echo:
                 throw TargetError("role \"\(group.role.rawValue)\" (groups[\(peer.group)]) needs the WebRTC peer, "
                                   + "which this build of rtcswarm does not wire into runs yet; role \"member\" runs")
             }
         }
+    }
+
+    /// The first configured local address (port 0: a fresh port per peer), 127.0.0.1 by default.
+    static func localAddress(_ group: PeerGroup) -> SocketAddress {
+        group.ice?.localAddresses?.first.flatMap { SocketAddress(host: $0, port: 0) } ?? SocketAddress(ipv4: 127, 0, 0, 1, port: 0)
+    }
+
+    /// The group's video with the documented defaults (VP8, H.264 on SRS, 640x360, 30 fps, 800 kbps).
+    static func videoTrack(_ group: PeerGroup, target: Target) -> SharedEncoder.Track? {
+        let video = group.media?.video
+        guard video?.enabled ?? true else { return nil }
+        let codec: MediaCodec = switch video?.codec ?? (target.kind == .srs ? .h264 : .vp8) {
+        case .vp8: .vp8
+        case .vp9: .vp9
+        case .h264: .h264
+        }
+        return .video(codec: codec, width: video?.resolution?.width ?? 640, height: video?.resolution?.height ?? 360,
+                      fps: video?.fps ?? 30, bitrate: (video?.bitrateKbps ?? 800) * 1000)
+    }
+
+    /// The group's audio with the documented defaults (Opus mono, 32 kbps).
+    static func audioTrack(_ group: PeerGroup) -> SharedEncoder.Track? {
+        let audio = group.media?.audio
+        guard audio?.enabled ?? true else { return nil }
+        return .audio(channels: audio?.channels ?? 1, bitrate: (audio?.bitrateKbps ?? 32) * 1000)
     }
 
     /// Schedules every start and stop relative to `runStart`.

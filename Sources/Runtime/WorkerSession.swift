@@ -15,6 +15,7 @@ public final class WorkerSession {
     public private(set) var isDone = false
     private let recorder: RunRecorder
     private let worker: WorkerRun
+    private let fanout: MediaFanout
     private let plannedPeers: Int
     private let runEnd: Instant
     private let thresholds: [(spec: ThresholdSpec, threshold: Threshold)]
@@ -30,7 +31,8 @@ public final class WorkerSession {
         plannedPeers = mine.count
         recorder = RunRecorder(runStart: runStart)
         runEnd = runStart + .milliseconds(plan.durationMs)
-        worker = try WorkerRun(loop: loop, plan: mine, scenario: scenario, target: target, recorder: recorder)
+        fanout = MediaFanout(loop: loop)
+        worker = try WorkerRun(loop: loop, plan: mine, scenario: scenario, target: target, recorder: recorder, fanout: fanout)
         thresholds = (scenario.thresholds ?? []).compactMap { spec in
             spec.abortOnFail == true ? (try? Threshold(parsing: spec.expr)).map { (spec, $0) } : nil
         }
@@ -77,6 +79,7 @@ public final class WorkerSession {
             return
         }
         isDone = true
+        fanout.stopAll()
         if let sampler { loop.cancel(sampler) }
         let wall = max(1e-3, (loop.now() - recorder.runStart).milliseconds / 1000)
         let cpu = ProcessCPU.seconds() - cpuBefore
@@ -88,7 +91,8 @@ public final class WorkerSession {
         let lag = recorder.metrics.histograms[.lagMs]
         let report = WorkerReport(index: index, peers: plannedPeers, cpuPct: cpu / wall * 100,
                                   rssMB: ProcessCPU.maxResidentMegabytes(), lagP50Ms: lag?.percentile(50) ?? 0,
-                                  lagP99Ms: lag?.percentile(99) ?? 0, lagMaxMs: lag?.max ?? 0, socketDrops: 0, sendErrors: 0)
+                                  lagP99Ms: lag?.percentile(99) ?? 0, lagMaxMs: lag?.max ?? 0, socketDrops: recorder.socketDrops,
+                                  sendErrors: 0)
         onMessage(WorkerMessage(result: WorkerResult(metrics: recorder.metrics, report: report, abortedBy: abortedBy)))
     }
 }

@@ -63,3 +63,15 @@ final class TimerTests: XCTestCase {
         XCTAssertEqual(stats.count, 101, "negative lateness (clock noise) counts as zero")
     }
 }
+
+final class TimerLatenessTests: XCTestCase {
+    /// A timer asked for a moment already past is due at once: the loop is not late for it.
+    func testAPastDeadlineCountsLatenessFromWhenItWasScheduled() throws {
+        let loop = try EventLoop()
+        var fired = false
+        loop.schedule(at: .zero) { fired = true }
+        XCTAssertTrue(loop.run(until: { fired }, timeout: .seconds(2)))
+        XCTAssertEqual(loop.timerLateness.count, 1)
+        XCTAssertLessThan(loop.timerLateness.maxMilliseconds, 100, "not the seconds since boot")
+    }
+}

@@ -152,3 +152,95 @@ private final class HostOnItsThread: @unchecked Sendable {
     let host: RoomServerHost
     init(_ host: RoomServerHost) { self.host = host }
 }
+
+final class CallRunTests: XCTestCase {
+    /// Real one-to-one WebRTC calls through the built-in room server: every figure of a
+    /// received stream is measured, and injected loss is reported as that loss.
+    func testPairsCallEachOtherAndInjectedLossIsReported() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("calls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let text = """
+        { name: "calls", duration_s: 6, target: { kind: "builtin-room" },
+          groups: [{ role: "pair", count: 2, arrival: { rate_per_s: 20 },
+                     media: { video: { codec: "vp8", resolution: "320x180", fps: 30, bitrate_kbps: 300 } },
+                     impairment: { receive: { loss_pct: 10 } } }] }
+        """
+        let runner = ScenarioRunner(loaded: try ScenarioLoader.load(text: text), options: .init(folder: out, version: "test", progress: { _ in }))
+        let (report, outcome) = runner.run()
+        XCTAssertEqual(outcome, .passed)
+        let cell = try XCTUnwrap(report.cells.first)
+        XCTAssertEqual(cell.peers.count, 4, "two calls, two peers each")
+        XCTAssertEqual(cell.peers.filter { $0.outcome == .completed }.count, 4, "\(cell.peers.map { $0.failureReason ?? "" })")
+        for peer in cell.peers {
+            XCTAssertNotNil(peer.phases["setup_ms"])
+            XCTAssertNotNil(peer.phases["first_frame_ms"])
+            let video = try XCTUnwrap(peer.streams.first { $0.kind == "video" })
+            XCTAssertEqual(video.resolutions.keys.sorted(), ["320x180"])
+            XCTAssertEqual(video.resolutionSurvival, 100)
+            XCTAssertGreaterThan(video.fps, 25)
+            XCTAssertNotNil(peer.streams.first { $0.kind == "audio" })
+        }
+        // 10 % loss on every receive link. The first-pass loss over all streams, weighted by
+        // packets, is a binomial estimate: within 4 standard errors of 10 % for its N.
+        let streams = cell.peers.flatMap(\.streams)
+        let expected = Double(streams.reduce(0) { $0 + $1.packetsExpected })
+        let measured = streams.reduce(0.0) { $0 + $1.lossPct * Double($1.packetsExpected) } / expected
+        let tolerance = 4 * (0.1 * 0.9 / expected).squareRoot() * 100
+        XCTAssertEqual(measured, 10, accuracy: tolerance, "over \(Int(expected)) packets")
+        let loss = try XCTUnwrap(cell.metrics.value(at: MetricAddress(.lossPct, .mean)))
+        XCTAssertGreaterThan(cell.metrics.value(at: MetricAddress(.nacks)) ?? 0, 0, "lost video packets were NACKed")
+        let videoResidual = cell.peers.flatMap(\.streams).filter { $0.kind == "video" }.map(\.residualLossPct).max() ?? 100
+        XCTAssertLessThan(videoResidual, loss, "NACK recovered most video loss")
+    }
+
+    /// Issue 7: a fixed one-way delay of 100 ms on every receive link shows up as 100 ms
+    /// more end-to-end latency (capture -> last packet of the frame, one clock).
+    func testInjectedDelayShowsUpAsThatMuchMoreLatency() throws {
+        func meanLatency(delay: Int) throws -> Double {
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("delay-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: out) }
+            let text = """
+            { name: "delay", duration_s: 4, target: { kind: "builtin-room" },
+              groups: [{ role: "pair", count: 1, media: { video: { resolution: "320x180", bitrate_kbps: 300 } },
+                         impairment: { receive: { delay_ms: \(delay) } } }] }
+            """
+            let (report, outcome) = ScenarioRunner(loaded: try ScenarioLoader.load(text: text),
+                                                   options: .init(folder: out, version: "test", progress: { _ in })).run()
+            XCTAssertEqual(outcome, .passed)
+            return try XCTUnwrap(report.cells.first?.metrics.value(at: MetricAddress(.latencyMs, .mean)))
+        }
+        let clean = try meanLatency(delay: 0)
+        let delayed = try meanLatency(delay: 100)
+        print("latency mean: clean \(clean) ms, with 100 ms delay \(delayed) ms")
+        XCTAssertEqual(delayed - clean, 100, accuracy: 10)
+    }
+
+    /// Issue 7: a rate limit below the stream's bitrate produces loss and freezes that the
+    /// report shows; above it, none.
+    func testARateLimitBelowTheBitrateShowsLossAndFreezes() throws {
+        func video(rateKbps: Int) throws -> StreamRecord {
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("rate-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: out) }
+            let text = """
+            { name: "rate", duration_s: 6, target: { kind: "builtin-room" },
+              groups: [{ role: "pair", count: 1, media: { video: { resolution: "640x360", bitrate_kbps: 1200 }, audio: { enabled: false } },
+                         impairment: { receive: { rate_kbps: \(rateKbps), queue_packets: 50, bucket_bytes: 60000 } } }] }
+            """
+            let (report, _) = ScenarioRunner(loaded: try ScenarioLoader.load(text: text),
+                                             options: .init(folder: out, version: "test", progress: { _ in })).run()
+            let streams = try XCTUnwrap(report.cells.first?.peers.flatMap(\.streams))
+            return try XCTUnwrap(streams.filter { $0.kind == "video" }.max { $0.lossPct < $1.lossPct })
+        }
+        let starved = try video(rateKbps: 400)
+        let ample = try video(rateKbps: 10_000)
+        print("rate 400 kbps: loss \(starved.lossPct) %, freezes \(starved.freezeCount); 10 Mbps: loss \(ample.lossPct) %, freezes \(ample.freezeCount)")
+        XCTAssertGreaterThan(starved.lossPct, 5, "a 1.2 Mbps stream through 400 kbps loses packets")
+        XCTAssertGreaterThan(starved.freezeCount, 0, "and its picture stalls")
+        XCTAssertGreaterThan(starved.frameLossPct, 10)
+        XCTAssertEqual(ample.lossPct, 0)
+        XCTAssertEqual(ample.freezeCount, 0)
+    }
+}

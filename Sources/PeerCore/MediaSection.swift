@@ -1,0 +1,42 @@
+import RTCBase
+import RTP
+import SDP
+
+/// One negotiated media section as the outside sees it (`Peer.sections`).
+public struct NegotiatedSection: Sendable, Hashable {
+    public var mid: String
+    public var kind: MediaKind
+    /// This side's direction after negotiation.
+    public var direction: MediaDirection
+    public var codec: PeerCodec
+    /// The payload type packets are sent with: the one the remote description gave the
+    /// codec (RFC 3264 5.1: each side receives on the numbers it declared).
+    public var payloadType: UInt8
+    /// The RTX payload type used for resends (RFC 4588), when both sides offered RTX.
+    public var rtxPayloadType: UInt8?
+    /// Whether missing packets are NACKed (`a=rtcp-fb nack` negotiated).
+    public var nack: Bool
+    public var localSsrc: UInt32?
+    /// From the remote `a=ssrc` lines, or learned from the first packet.
+    public var remoteSsrc: UInt32?
+}
+
+/// The media state of one negotiated section: what it sends (packetizer, SSRC) and what
+/// it receives (remote SSRC, frame assembler, keyframe bookkeeping).
+struct MediaSection: Sendable {
+    var info: NegotiatedSection
+    /// Payload types that may arrive for the codec: local and remote numbers.
+    var receivePayloadTypes: Set<UInt8>
+    var remoteRtxSsrc: UInt32?
+    var packetizer: CodecPacketizer?
+    var framesSent = 0
+    var assembler: FrameAssembler<CodecDepacketizer>?
+    /// No keyframe since the stream began or since frames were dropped (video only).
+    var waitingForKeyframe = true
+    /// A keyframe request went out and no keyframe came since: ask again periodically.
+    var askedForKeyframe = false
+    var framesDroppedSeen = 0
+
+    var sends: Bool { info.direction.sends && info.localSsrc != nil }
+    var receives: Bool { info.direction.receives }
+}

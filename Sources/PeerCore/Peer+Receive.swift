@@ -1,0 +1,154 @@
+import RTCBase
+import RTP
+import RTPSession
+
+/// Received datagrams: RFC 7983 demultiplexing, SRTP/SRTCP, frames and keyframe requests.
+extension Peer {
+    /// Takes one datagram received from `source` on the local socket bound to `local`.
+    /// Malformed or unexpected input is counted in `stats(now:).malformed` and dropped.
+    public func handle(datagram: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) {
+        guard !isClosed else { return }
+        demultiplex(datagram, from: source, to: local, now: now)
+        flush(now: now)
+    }
+
+    /// RFC 7983 7: 0-3 STUN, 20-63 DTLS, 64-79 TURN ChannelData, 128-191 RTP/RTCP.
+    private func demultiplex(_ datagram: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) {
+        guard let first = datagram.first else {
+            malformed.unknownDatagrams += 1
+            return
+        }
+        switch first {
+        case 0...3, 64...79:
+            let dropped = ice.stats.dropped
+            let relayed = ice.handle(datagram, from: source, to: local, now: now)
+            malformed.stun += ice.stats.dropped - dropped
+            // Application data a peer sent through our TURN relay: demultiplex it again.
+            if let relayed, let kind = relayed.first, kind > 3, !(64...79).contains(kind) {
+                demultiplex(relayed, from: source, to: local, now: now)
+            }
+        case 20...63:
+            handleDtls(datagram, now: now)
+        case 128...191:
+            // RFC 5761 4: RTCP packet types 192-223 sit where RTP has marker + PT 64-95.
+            if datagram.count >= 2, (192...223).contains(datagram[1]) {
+                handleSrtcp(datagram, now: now)
+            } else {
+                handleSrtp(datagram, now: now)
+            }
+        default:
+            malformed.unknownDatagrams += 1
+        }
+    }
+
+    private func handleDtls(_ datagram: [UInt8], now: Instant) {
+        guard let dtls else {
+            // A ClientHello may beat the answer to us: keep a few for the DTLS server.
+            if earlyDtls.count < 8 { earlyDtls.append(datagram) } else { malformed.dtls += 1 }
+            return
+        }
+        let dropped = dtls.droppedRecords
+        dtls.handle(datagram, now: now)
+        malformed.dtls += dtls.droppedRecords - dropped
+    }
+
+    private func handleSrtcp(_ datagram: [UInt8], now: Instant) {
+        guard let srtpIn, let plain = try? srtpIn.unprotectRtcp(datagram) else {
+            malformed.srtcp += 1
+            return
+        }
+        let before = rtp.counters.malformedRtcp
+        rtp.handleRtcp(plain, now: now)
+        malformed.rtcp += rtp.counters.malformedRtcp - before
+    }
+
+    private func handleSrtp(_ datagram: [UInt8], now: Instant) {
+        guard let srtpIn, let plain = try? srtpIn.unprotectRtp(datagram) else {
+            malformed.srtp += 1
+            return
+        }
+        if timeline.firstPacket == nil {
+            timeline.firstPacket = now
+            events.append(.phaseCompleted(.firstPacket, at: now))
+        }
+        guard let packet = try? RtpPacket(parsing: plain) else {
+            malformed.rtp += 1
+            return
+        }
+        learnStream(packet)
+        guard let delivered = rtp.handleRtp(packet, now: now) else { return }
+        guard let index = media.firstIndex(where: { $0.info.remoteSsrc == delivered.ssrc }) else {
+            malformed.unknownStreams += 1
+            return
+        }
+        if media[index].assembler == nil {
+            // With NACK a frame waits about a round trip (the resend) plus a margin;
+            // without, nothing will fill a gap: wait only for reordering.
+            let roundTrip = rtp.roundTripTime ?? ice.stats.selectedPairRtt ?? .milliseconds(100)
+            media[index].assembler = FrameAssembler(
+                depacketizer: CodecDepacketizer(codec: media[index].info.codec),
+                capacity: media[index].info.codec.isVideo ? 1024 : 64,
+                maxWait: media[index].info.nack ? roundTrip + configuration.frameWaitMargin : Self.reorderWait)
+        }
+        let malformedBefore = media[index].assembler?.statistics.malformedPackets ?? 0
+        media[index].assembler?.insert(delivered, now: now)
+        malformed.payloads += (media[index].assembler?.statistics.malformedPackets ?? 0) - malformedBefore
+        drainFrames(index, now: now)
+    }
+
+    /// A remote SDP without `a=ssrc` leaves the SSRC to the first packet: an unknown SSRC
+    /// whose payload type belongs to a receiving section that has none yet is bound to it.
+    private func learnStream(_ packet: RtpPacket) {
+        guard !media.contains(where: { $0.info.remoteSsrc == packet.ssrc || $0.remoteRtxSsrc == packet.ssrc }),
+            let index = media.firstIndex(where: {
+                $0.receives && $0.info.remoteSsrc == nil && $0.receivePayloadTypes.contains(packet.payloadType)
+            })
+        else { return }
+        addReceiveStream(index, ssrc: packet.ssrc, rtxSsrc: nil)
+    }
+
+    /// Emits the section's complete frames and asks for a keyframe when one is missing:
+    /// none yet, or frames were dropped since the last one (RFC 4585 6.3.1).
+    func drainFrames(_ index: Int, now: Instant) {
+        let info = media[index].info
+        var missingKeyframe = false
+        // In place: a copy of the assembler would copy its packet ring on every packet.
+        while let frame = media[index].assembler?.pollFrame() {
+            if !frame.isKeyframe, media[index].waitingForKeyframe { missingKeyframe = true }
+            if frame.isKeyframe {
+                media[index].waitingForKeyframe = false
+                media[index].askedForKeyframe = false
+                if timeline.firstFrame == nil, info.codec.isVideo || !media.contains(where: { $0.receives && $0.info.codec.isVideo }) {
+                    timeline.firstFrame = now
+                    events.append(.phaseCompleted(.firstFrame, at: now))
+                }
+            }
+            events.append(.frame(ReceivedFrame(
+                mid: info.mid, kind: info.kind, codec: info.codec, data: frame.data, isKeyframe: frame.isKeyframe,
+                rtpTimestamp: frame.timestamp, firstArrival: frame.firstArrival, lastArrival: frame.lastArrival)))
+        }
+        let dropped = media[index].assembler?.statistics.framesDropped ?? 0
+        if dropped > media[index].framesDroppedSeen {
+            media[index].framesDroppedSeen = dropped
+            media[index].waitingForKeyframe = true
+            missingKeyframe = true
+        }
+        if info.codec.isVideo, missingKeyframe { requestKeyframe(index, now: now) }
+    }
+
+    private func requestKeyframe(_ index: Int, now: Instant) {
+        guard let ssrc = media[index].info.remoteSsrc else { return }
+        rtp.requestKeyframe(ssrc: ssrc, now: now)
+        media[index].askedForKeyframe = true
+        let retry = now + Self.keyframeRetryInterval
+        nextKeyframeRetry = min(nextKeyframeRetry ?? retry, retry)
+    }
+
+    /// Asks again for every video stream still without a keyframe.
+    func retryKeyframeRequests(now: Instant) {
+        nextKeyframeRetry = nil
+        for index in media.indices where media[index].askedForKeyframe {
+            requestKeyframe(index, now: now)
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import RTP
+import SDP
+
+/// The RTP payload formats a `Peer` packetizes and depacketizes: VP8 (RFC 7741), VP9
+/// (RFC 9628), H.264 packetization-mode 1 (RFC 6184) and Opus (RFC 7587).
+///
+/// PeerCore keeps its own codec name so it does not depend on `Media` (and so on
+/// libvpx, OpenH264 and libopus); the raw values equal `Media.MediaCodec`'s.
+public enum PeerCodec: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    case vp8 = "VP8"
+    case vp9 = "VP9"
+    case h264 = "H264"
+    case opus = "opus"
+
+    /// The codec an SDP encoding name stands for (matched case-insensitively).
+    public init?(encodingName: String) {
+        guard let codec = Self.allCases.first(where: { $0.rawValue.lowercased() == encodingName.lowercased() }) else {
+            return nil
+        }
+        self = codec
+    }
+
+    /// The RTP clock rate (RFC 7741 4.1, RFC 9628 4.1, RFC 6184 8.1, RFC 7587 4.1).
+    public var clockRate: Int { self == .opus ? 48_000 : 90_000 }
+
+    public var isVideo: Bool { self != .opus }
+
+    public var description: String { rawValue }
+}

@@ -1,0 +1,112 @@
+import EventLoop
+import Net
+import RTCBase
+
+/// One HTTP request on a TCP connection of its own (TLS for `https`), driven on the loop:
+/// the sans-IO `HTTPClientConnection` frames it, this class carries its bytes, and the one
+/// `HTTPClientEvent` it ends with goes to `completion`. Signaling adapters (SRS, WHIP,
+/// Janus) use one per request; a Janus long poll is one that simply waits longer.
+public final class HTTPClientHost {
+    public let loop: EventLoop
+    private var http: HTTPClientConnection
+    private let request: HTTPRequest
+    private let connection: TCPConnection
+    private let tls: TLSClientConnection?
+    private let timer: DeadlineTimer
+    private var completion: ((HTTPClientEvent) -> Void)?
+
+    /// Connects to `address` and sends `request` (whose `Host` field names the server);
+    /// `tls` wraps the exchange in TLS for `serverName`. A connection that fails is
+    /// reported through `completion` as a failed request, like every other failure.
+    public init(loop: EventLoop, address: SocketAddress, request: HTTPRequest, timeout: Duration,
+                tls: (context: TLSClientContext, serverName: String)? = nil,
+                completion: @escaping (HTTPClientEvent) -> Void) throws {
+        self.loop = loop
+        self.request = request
+        self.completion = completion
+        http = HTTPClientConnection(responseTimeout: timeout)
+        timer = DeadlineTimer(loop: loop)
+        self.tls = try tls.map { try TLSClientConnection(serverName: $0.serverName, context: $0.context) }
+        connection = try TCPConnection.connect(loop: loop, to: address)
+        http.send(request, now: loop.now())
+        connection.onConnect = { [weak self] error in
+            guard let self else { return }
+            if let error { return self.fail("cannot connect to \(address): \(error)") }
+            self.drive()
+        }
+        connection.onRead = { [weak self] bytes in
+            guard let self else { return }
+            if let tls = self.tls { tls.handle(bytes) } else { self.http.handle(bytes, now: self.loop.now()) }
+            self.drive()
+        }
+        connection.onClose = { [weak self] _ in
+            guard let self else { return }
+            if let tls = self.tls { tls.handleEOF() }
+            self.drainTLS()
+            self.http.handleEOF()
+            self.drive()
+        }
+    }
+
+    /// Drops the request without a result (a long poll no longer needed).
+    public func cancel() {
+        completion = nil
+        timer.cancel()
+        connection.close()
+    }
+
+    private func drive() {
+        drainTLS()
+        while let bytes = http.pollTransmit() {
+            if let tls { tls.send(bytes) } else { connection.write(bytes) }
+        }
+        if let tls { while let bytes = tls.pollTransmit() { connection.write(bytes) } }
+        if let event = http.pollEvent() {
+            finish(event)
+            return
+        }
+        timer.arm(at: http.pollTimeout()) { [weak self] in
+            guard let self else { return }
+            self.http.handleTimeout(now: self.loop.now())
+            self.drive()
+        }
+    }
+
+    /// Decrypted bytes go to the HTTP parser; a TLS failure ends the request.
+    private func drainTLS() {
+        guard let tls else { return }
+        while let event = tls.pollEvent() {
+            switch event {
+            case .data(let bytes): http.handle(bytes, now: loop.now())
+            case .failed(let error): return fail("TLS: \(error)")
+            case .connected, .closed: break
+            }
+        }
+    }
+
+    private func fail(_ reason: String) {
+        finish(HTTPClientHost.failure(of: request, reason: reason, now: loop.now()))
+    }
+
+    /// A failure below HTTP (connect, TLS, name resolution) in HTTP's terms: `request`
+    /// failed with code "no connection" and `reason` as its message.
+    public static func failure(of request: HTTPRequest, reason: String, now: Instant) -> HTTPClientEvent {
+        // HTTPClientError has no public initializer: take the one a closed connection
+        // reports and restate its code and message.
+        var probe = HTTPClientConnection()
+        probe.send(request, now: now)
+        probe.handleEOF()
+        guard case .failed(var error)? = probe.pollEvent() else { return .response(HTTPResponse(status: 599), request: request) }
+        error.code = HTTPClientError.Code("no connection")
+        error.message = reason
+        return .failed(error)
+    }
+
+    private func finish(_ event: HTTPClientEvent) {
+        guard let completion else { return }
+        self.completion = nil
+        timer.cancel()
+        connection.close()
+        completion(event)
+    }
+}

@@ -1,0 +1,159 @@
+import EventLoop
+import Impairment
+import Media
+import PeerCore
+import Report
+import RTCBase
+import SDP
+
+/// The WebRTC half every media driver shares: a `Peer` on its `PeerHost`, media from the
+/// worker's shared encoders once connected, received streams observed, and at the end the
+/// record's phases and streams. Drivers add their signaling (a room, SRS, WHIP, Janus).
+final class MediaCall {
+    struct Media {
+        var video: SharedEncoder.Track?
+        var audio: SharedEncoder.Track?
+        /// What this side does with each kind: send and receive (calls, echo), send only
+        /// (publishers), receive only (players).
+        var direction: MediaDirection
+    }
+
+    private let loop: EventLoop
+    private let recorder: RunRecorder
+    private let fanout: MediaFanout
+    private let media: Media
+    private(set) var host: PeerHost?
+    private var encoders: [(kind: MediaKind, encoder: SharedEncoder)] = []
+    private var registeredSsrcs: [UInt32] = []
+    private var observers: [String: ReceivedStreamObserver] = [:]
+    private(set) var isConnected = false
+    var onConnected: () -> Void = {}
+    var onFailed: (PeerFailure) -> Void = { _ in }
+    /// The remote sent close_notify.
+    var onRemoteClosed: () -> Void = {}
+
+    init(loop: EventLoop, recorder: RunRecorder, fanout: MediaFanout, media: Media) {
+        self.loop = loop
+        self.recorder = recorder
+        self.fanout = fanout
+        self.media = media
+    }
+
+    var peer: Peer? { host?.peer }
+
+    /// Creates the peer once its role is known; `negotiate` runs the offer/answer step.
+    func start(role: PeerRole, localAddress: SocketAddress, impairment: (send: ImpairmentSchedule?, receive: ImpairmentSchedule?),
+               seed: UInt64, negotiate: (Peer) throws -> Void) throws {
+        let host = try PeerHost(loop: loop, bindTo: localAddress, send: impairment.send, receive: impairment.receive,
+                                runStart: recorder.runStart, seed: seed)
+        var transceivers: [PeerTransceiver] = []
+        if media.audio != nil {
+            transceivers.append(PeerTransceiver(mid: "0", kind: .audio, direction: media.direction, codecs: [.opus()]))
+        }
+        if case .video(let codec, _, _, _, _) = media.video {
+            let capability: CodecCapability = switch codec {
+            case .h264: .h264()
+            case .vp9: .vp9()
+            default: .vp8()
+            }
+            transceivers.append(PeerTransceiver(mid: "1", kind: .video, direction: media.direction, codecs: [capability]))
+        }
+        let peer = try Peer(configuration: PeerConfiguration(role: role, transceivers: transceivers,
+                                                             localAddresses: [host.socket.localAddress], seed: seed),
+                            now: loop.now())
+        host.onEvent = { [weak self] event in self?.peerEvent(event) }
+        self.host = host
+        try negotiate(peer)
+        host.attach(peer)
+    }
+
+    func drive() { host?.drive() }
+
+    private func peerEvent(_ event: PeerEvent) {
+        switch event {
+        case .connected:
+            guard !isConnected, let peer else { return }
+            isConnected = true
+            subscribe(peer)
+            onConnected()
+        case .frame(let frame):
+            let ssrc = peer?.sections.first { $0.mid == frame.mid }?.remoteSsrc
+            let captured = ssrc.flatMap { fanout.senders.captureTime(ssrc: $0, rtpTimestamp: frame.rtpTimestamp) }
+            observer(for: frame).observe(frame, captureTime: captured)
+        case .keyframeRequested:
+            encoders.first { $0.kind == .video }?.encoder.requestKeyframe(now: loop.now())
+        case .failed(let failure):
+            onFailed(failure)
+        case .closed:
+            if isConnected { onRemoteClosed() }
+        default:
+            break
+        }
+    }
+
+    /// Sending sections get the shared encoder of their kind, and a keyframe to start on.
+    private func subscribe(_ peer: Peer) {
+        let sent = peer.stats(now: loop.now()).sent
+        for section in peer.sections where section.direction.sends {
+            guard let track = section.kind == .video ? media.video : media.audio else { continue }
+            let encoder = fanout.encoder(for: track)
+            encoders.append((section.kind, encoder))
+            if let stream = sent.first(where: { $0.mid == section.mid }) {
+                fanout.senders.register(ssrc: stream.ssrc, timestampOffset: stream.timestampOffset, encoder: encoder)
+                registeredSsrcs.append(stream.ssrc)
+            }
+            let kind = section.kind
+            encoder.subscribe(self) { [weak self] frame in self?.send(frame, kind: kind) }
+            if kind == .video { encoder.requestKeyframe(now: loop.now()) }
+        }
+    }
+
+    private func send(_ frame: EncodedMediaFrame, kind: MediaKind) {
+        guard isConnected, let host, let peer = host.peer else { return }
+        _ = peer.send(frame, kind: kind, now: loop.now())
+        host.drive()
+    }
+
+    private func observer(for frame: ReceivedFrame) -> ReceivedStreamObserver {
+        if let existing = observers[frame.mid] { return existing }
+        var published: String?
+        if case .video(_, let width, let height, _, _) = media.video { published = "\(width)x\(height)" }
+        let observer = ReceivedStreamObserver(codec: frame.codec, publishedResolution: frame.codec.isVideo ? published : nil)
+        observers[frame.mid] = observer
+        return observer
+    }
+
+    /// Stops media, reads the figures, closes the peer (DTLS close_notify) and its socket.
+    func finish(startedAt: Instant?) -> (phases: [String: Double], streams: [StreamRecord], candidatePair: String?) {
+        for (_, encoder) in encoders { encoder.unsubscribe(self) }
+        encoders = []
+        registeredSsrcs.forEach(fanout.senders.unregister)
+        registeredSsrcs = []
+        var phases: [String: Double] = [:]
+        var streams: [StreamRecord] = []
+        let now = loop.now()
+        if let peer {
+            let stats = peer.stats(now: now)
+            let timeline = stats.timeline
+            phases["signaling_ms"] = timeline.signalingMs
+            phases["ice_ms"] = timeline.iceMs
+            phases["dtls_ms"] = timeline.dtlsMs
+            phases["first_packet_ms"] = timeline.firstPacketMs
+            phases["first_frame_ms"] = timeline.firstFrameMs
+            if let ice = timeline.iceConnected, let dtls = timeline.dtlsConnected, let startedAt {
+                phases["setup_ms"] = max(ice, dtls).milliseconds(since: startedAt)
+            }
+            if let rtt = stats.roundTripTime { phases["rtt_ms"] = rtt.milliseconds }
+            for received in stats.received {
+                let observer = observers[received.mid] ?? ReceivedStreamObserver(codec: received.codec, publishedResolution: nil)
+                var frameRate = 50.0
+                if case .video(_, _, _, let fps, _) = media.video, received.codec.isVideo { frameRate = Double(fps) }
+                streams.append(observer.record(received, frameRate: frameRate))
+            }
+        }
+        let pair = peer?.selectedPair.map { "\($0.local.type)" }
+        recorder.countSocketDrops(host?.socketDrops ?? 0)
+        host?.close()
+        return (phases, streams, pair)
+    }
+}

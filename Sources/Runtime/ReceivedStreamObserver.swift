@@ -1,0 +1,80 @@
+import Media
+import PeerCore
+import RTCBase
+import Report
+
+/// What one received stream's frames show, beyond the RTP statistics: frames, rate,
+/// freezes and resolution survival (METRICS.md, per received RTP stream). The resolution
+/// is read from keyframe headers without decoding; a delta frame inherits its keyframe's.
+final class ReceivedStreamObserver {
+    let codec: PeerCodec
+    let publishedResolution: String?
+    private(set) var frames = 0
+    private var firstArrival: Instant?
+    private var lastArrival: Instant?
+    private var firstTimestamp: UInt32?
+    private var lastTimestamp: UInt32?
+    private var gaps: [Duration] = []
+    private var currentResolution: String?
+    private(set) var resolutions: [String: Int] = [:]
+    private var latencyTotal = 0.0
+    private var latencySamples = 0
+
+    init(codec: PeerCodec, publishedResolution: String?) {
+        self.codec = codec
+        self.publishedResolution = publishedResolution
+    }
+
+    /// `captureTime` is the sender's, when it is known (same worker).
+    func observe(_ frame: ReceivedFrame, captureTime: Instant?) {
+        frames += 1
+        if let captureTime {
+            latencyTotal += frame.lastArrival.milliseconds(since: captureTime)
+            latencySamples += 1
+        }
+        if let last = lastArrival { gaps.append(frame.lastArrival - last) }
+        firstArrival = firstArrival ?? frame.lastArrival
+        lastArrival = frame.lastArrival
+        firstTimestamp = firstTimestamp ?? frame.rtpTimestamp
+        lastTimestamp = frame.rtpTimestamp
+        guard codec.isVideo else { return }
+        if frame.isKeyframe, let mediaCodec = MediaCodec(rawValue: codec.rawValue),
+           let size = (try? BitstreamInspector.inspect(frame.data, codec: mediaCodec))?.resolution {
+            currentResolution = "\(size.width)x\(size.height)"
+        }
+        if let currentResolution { resolutions[currentResolution, default: 0] += 1 }
+    }
+
+    /// The stream's record, with the RTP figures PeerCore measured.
+    func record(_ rtp: ReceivedStreamStats, frameRate: Double) -> StreamRecord {
+        let statistics = rtp.rtp
+        var seconds = 0.0
+        if let firstArrival, let lastArrival { seconds = (lastArrival - firstArrival).milliseconds / 1000 }
+        // A freeze: a gap between complete frames longer than max(3 x mean frame interval,
+        // mean + 150 ms), the interval being the sent stream's (1 / fps): under loss the
+        // received frames thin out, and their own mean would hide the stalls.
+        let interval = frameRate > 0 ? 1 / frameRate : (frames > 1 ? seconds / Double(frames - 1) : 0)
+        let freezeLimit = max(3 * interval, interval + 0.150)
+        let freezes = gaps.map { $0.milliseconds / 1000 }.filter { frames > 2 && $0 > freezeLimit }
+        let expected = expectedFrames(frameRate: frameRate)
+        let known = resolutions.values.reduce(0, +)
+        return StreamRecord(
+            kind: codec.isVideo ? "video" : "audio", codec: codec.rawValue,
+            packetsReceived: Int(statistics.packetsReceived), packetsExpected: Int(statistics.packetsExpected),
+            lossPct: statistics.lossPercent, residualLossPct: statistics.residualLossPercent, burstMax: statistics.burstMax,
+            jitterMs: statistics.jitterMeanMs, framesReceived: frames,
+            frameLossPct: expected > 0 ? max(0, Double(expected - frames)) / Double(expected) * 100 : 0,
+            fps: seconds > 0 ? Double(frames - 1) / seconds : 0, freezeCount: freezes.count,
+            freezeMs: freezes.reduce(0, +) * 1000,
+            resolutionSurvival: codec.isVideo && known > 0 ? Double(resolutions[publishedResolution ?? ""] ?? 0) / Double(known) * 100 : nil,
+            resolutions: resolutions, latencyMs: latencySamples > 0 ? latencyTotal / Double(latencySamples) : nil,
+            nacks: statistics.nacksSent, plis: statistics.plisSent + statistics.firsSent)
+    }
+
+    /// Frames the timestamps say were sent between the first and the last received.
+    private func expectedFrames(frameRate: Double) -> Int {
+        guard let first = firstTimestamp, let last = lastTimestamp, frameRate > 0 else { return frames }
+        let ticksPerFrame = Double(codec.clockRate) / frameRate
+        return Int((Double(last &- first) / ticksPerFrame).rounded()) + 1
+    }
+}

@@ -1,0 +1,156 @@
+import EventLoop
+import Foundation
+import Media
+import PeerCore
+import RTCBase
+import Synchronization
+
+/// One encoded track that any number of peers send: an encoder thread generates and
+/// encodes frames at the track's rate and hands each `EncodedMediaFrame` to the loop,
+/// which gives it to every subscriber (encode once, send many). A keyframe request from
+/// any receiver asks this one encoder; requests closer than `keyframeSpacing` share one
+/// keyframe. The loop never waits for the encoder.
+public final class SharedEncoder: @unchecked Sendable {
+    public enum Track: Hashable, Sendable {
+        case video(codec: MediaCodec, width: Int, height: Int, fps: Int, bitrate: Int)
+        case audio(channels: Int, bitrate: Int)
+    }
+
+    public let track: Track
+    private let loop: EventLoop
+    private let keyframeWanted = Atomic<Bool>(false)
+    private let stopped = Atomic<Bool>(false)
+    private let failure = Mutex<String?>(nil)
+    private var subscribers: [ObjectIdentifier: (EncodedMediaFrame) -> Void] = [:]
+    /// Capture times of the last frames by media timestamp (loop thread only).
+    private var captures: [UInt32: Instant] = [:]
+    private var captureOrder = FIFO<UInt32>()
+    static let rememberedFrames = 600
+    private var lastKeyframeRequest: Instant?
+    /// Frames encoded and frames the encoder fell behind on (generation + encoding took
+    /// longer than the frame interval), for the run's own health figures.
+    private let counts = Mutex<(encoded: Int, late: Int)>((0, 0))
+    static let keyframeSpacing = Duration.milliseconds(500)
+
+    init(track: Track, loop: EventLoop) {
+        self.track = track
+        self.loop = loop
+        let thread = Thread { [self] in self.encodeLoop() }
+        thread.name = "rtcswarm-encoder"
+        thread.start()
+    }
+
+    /// Called on the loop for each frame until `unsubscribe`.
+    func subscribe(_ owner: AnyObject, _ deliver: @escaping (EncodedMediaFrame) -> Void) {
+        subscribers[ObjectIdentifier(owner)] = deliver
+    }
+
+    func unsubscribe(_ owner: AnyObject) { subscribers[ObjectIdentifier(owner)] = nil }
+
+    /// A receiver lost its picture (PLI/FIR) or a new subscriber needs a start.
+    func requestKeyframe(now: Instant) {
+        if let last = lastKeyframeRequest, now - last < Self.keyframeSpacing { return }
+        lastKeyframeRequest = now
+        keyframeWanted.store(true, ordering: .relaxed)
+    }
+
+    func stop() { stopped.store(true, ordering: .relaxed) }
+
+    var encodedFrames: Int { counts.withLock { $0.encoded } }
+    var lateFrames: Int { counts.withLock { $0.late } }
+    var error: String? { failure.withLock { $0 } }
+
+    // MARK: The encoder thread
+
+    private func encodeLoop() {
+        do {
+            switch track {
+            case .video(let codec, let width, let height, let fps, let bitrate):
+                try encodeVideo(codec: codec, width: width, height: height, fps: fps, bitrate: bitrate)
+            case .audio(let channels, let bitrate):
+                try encodeAudio(channels: channels, bitrate: bitrate)
+            }
+        } catch {
+            failure.withLock { $0 = "\(error)" }
+        }
+    }
+
+    private func encodeVideo(codec: MediaCodec, width: Int, height: Int, fps: Int, bitrate: Int) throws {
+        let encoder = try VideoEncoderConfig(codec: codec, bitrate: bitrate, frameRate: Double(fps)).makeEncoder()
+        var source = VideoSource()
+        let peerCodec = PeerCodec(rawValue: codec.rawValue) ?? .vp8
+        try paced(interval: .nanoseconds(1_000_000_000 / Int64(max(1, fps)))) { index, captureTime in
+            if keyframeWanted.exchange(false, ordering: .relaxed) { encoder.requestKeyframe() }
+            let frame = source.frame(index: index, width: width, height: height, captureTime: captureTime)
+            guard let encoded = try encoder.encode(frame) else { return nil }
+            return EncodedMediaFrame(codec: peerCodec, bytes: encoded.bytes, isKeyframe: encoded.isKeyframe,
+                                     rtpTimestamp: encoded.rtpTimestamp, captureTime: captureTime,
+                                     width: encoded.width, height: encoded.height)
+        }
+    }
+
+    private func encodeAudio(channels: Int, bitrate: Int) throws {
+        let encoder = try OpusAudioEncoder(channels: channels, bitrate: bitrate)
+        let source = AudioSource(channels: channels)
+        try paced(interval: .milliseconds(20)) { index, captureTime in
+            let encoded = try encoder.encode(source.frame(index: index, captureTime: captureTime))
+            return EncodedMediaFrame(codec: .opus, bytes: encoded.bytes, isKeyframe: false,
+                                     rtpTimestamp: encoded.rtpTimestamp, captureTime: captureTime)
+        }
+    }
+
+    /// Makes one frame per interval on this thread and posts it to the loop; a frame that
+    /// is already late is made at once and counted, never skipped silently.
+    private func paced(interval: Duration, _ make: (Int, Instant) throws -> EncodedMediaFrame?) throws {
+        let start = MonotonicClock.now()
+        var index = 0
+        while !stopped.load(ordering: .relaxed) {
+            let due = start + interval * index
+            let wait = due - MonotonicClock.now()
+            if wait > .zero {
+                Thread.sleep(forTimeInterval: Double(wait.nanoseconds) / 1e9)
+            } else if wait < .zero - interval {
+                counts.withLock { $0.late += 1 }
+            }
+            if let frame = try make(index, due) {
+                counts.withLock { $0.encoded += 1 }
+                loop.execute { [weak self] in self?.deliver(frame) }
+            }
+            index += 1
+        }
+    }
+
+    private func deliver(_ frame: EncodedMediaFrame) {
+        captures[frame.rtpTimestamp] = frame.captureTime
+        captureOrder.append(frame.rtpTimestamp)
+        if captureOrder.count > Self.rememberedFrames, let oldest = captureOrder.popFirst() { captures[oldest] = nil }
+        for deliver in subscribers.values { deliver(frame) }
+    }
+
+    /// When the frame with this media timestamp (before any RTP offset) was captured.
+    func captureTime(mediaTimestamp: UInt32) -> Instant? { captures[mediaTimestamp] }
+}
+
+/// The encoders of one worker, one per distinct track, created on first use.
+public final class MediaFanout {
+    private let loop: EventLoop
+    private var encoders: [SharedEncoder.Track: SharedEncoder] = [:]
+    /// Which encoder and offset stand behind each SSRC this worker sends.
+    let senders = SenderDirectory()
+
+    public init(loop: EventLoop) { self.loop = loop }
+
+    func encoder(for track: SharedEncoder.Track) -> SharedEncoder {
+        if let existing = encoders[track] { return existing }
+        let encoder = SharedEncoder(track: track, loop: loop)
+        encoders[track] = encoder
+        return encoder
+    }
+
+    public func stopAll() { encoders.values.forEach { $0.stop() } }
+
+    /// Frames the encoders fell behind on: the media the run asked for could not be made
+    /// in real time (a 4K encode on two cores, say).
+    public var lateFrames: Int { encoders.values.reduce(0) { $0 + $1.lateFrames } }
+    public var errors: [String] { encoders.values.compactMap(\.error) }
+}

@@ -1,0 +1,18 @@
+/// What an adapter tells the runner.
+public enum CallSetupEvent: Hashable, Sendable {
+    /// The server's answer to our offer: the call is set up.
+    case answer(String)
+    /// The server's offer (Janus subscriber, WHEP 406): reply with `answer(_:now:)`.
+    case offer(String)
+    /// ICE servers the server suggested (WHIP/WHEP `Link: rel="ice-server"`, RFC 9725 4.6).
+    case iceServers([IceServerLink])
+    /// The server's ICE credentials and candidates after an ICE restart (an sdpfrag).
+    case iceRestarted(String)
+    /// Something the server reported that the runner may log: Janus `webrtcup`,
+    /// `media`, `slowlink`, `hangup`; a trickle the server refused.
+    case notice(String)
+    /// The call could not be set up, or the server ended it.
+    case failed(CallSetupError)
+    /// The teardown is over (or there was nothing to tear down).
+    case closed
+}

@@ -1,0 +1,258 @@
+import Net
+import RTCBase
+
+extension JanusCallSetup {
+    public mutating func handle(_ result: HTTPClientEvent, for id: Int, now: Instant) {
+        if id == longPoll {
+            longPoll = nil
+            return receiveLongPoll(result, now: now)
+        }
+        guard let transaction = postTransactions.removeValue(forKey: id) else { return }
+        switch result {
+        case .failed(let error):
+            guard let step = pending.removeValue(forKey: transaction) else { return }
+            stepFailed(step, "Janus did not answer \(step.rawValue): \(error)", code: .noAnswer, now: now)
+        case .response(let response, _):
+            guard response.status == 200 else {
+                guard let step = pending.removeValue(forKey: transaction) else { return }
+                return stepFailed(step, "Janus answered HTTP \(response.status) \(response.reason) to \(step.rawValue): \(CallSetupOutbox.quote(response.body))",
+                                  code: .refused, now: now)
+            }
+            guard let json = try? JSONValue(parsing: response.body), let message = JanusMessage(json) else {
+                guard let step = pending.removeValue(forKey: transaction) else { return }
+                return stepFailed(step, "Janus answered \(step.rawValue) with a body that is not a Janus message: \(CallSetupOutbox.quote(response.body))",
+                                  code: .badAnswer, now: now)
+            }
+            receive(message, now: now)
+        }
+    }
+
+    // MARK: The long poll
+
+    private mutating func receiveLongPoll(_ result: HTTPClientEvent, now: Instant) {
+        var problem: String?
+        switch result {
+        case .failed(let error) where error.code == .timedOut:
+            break  // an idle poll; ask again
+        case .failed(let error):
+            problem = "\(error)"
+        case .response(let response, _) where response.status != 200:
+            problem = "HTTP \(response.status) \(response.reason): \(CallSetupOutbox.quote(response.body))"
+        case .response(let response, _):
+            do {
+                let messages = try JanusMessage.messages(in: response.body)
+                longPollFailures = 0
+                for message in messages { receive(message, now: now) }
+            } catch {
+                problem = "a body that is not JSON (\(error)): \(CallSetupOutbox.quote(response.body))"
+            }
+        }
+        if let problem {
+            longPollFailures += 1
+            if longPollFailures >= 3 {
+                // During a teardown the POSTs finish it; otherwise the call is deaf.
+                if case .tearingDown = phase { return }
+                return outbox.fail(.noAnswer, "Janus long poll failed \(longPollFailures) times, last with \(problem)")
+            }
+        }
+        armLongPoll()
+    }
+
+    // MARK: Messages
+
+    private mutating func receive(_ message: JanusMessage, now: Instant) {
+        guard !outbox.isFinished else { return }
+        if let transaction = message.transaction, let step = pending[transaction] {
+            if message.kind == "ack" {
+                // The result follows on the long poll; keepalive, trickle and teardown
+                // steps need no more.
+                if case .tearingDown = phase {
+                    pending[transaction] = nil
+                    finishTeardownStep(step, now: now)
+                } else if step == .keepalive || step == .trickle {
+                    pending[transaction] = nil
+                }
+                return
+            }
+            pending[transaction] = nil
+            if let error = message.error {
+                return stepFailed(step, "Janus error \(error.code): \(error.reason) (\(step.rawValue))", code: .refused, now: now)
+            }
+            if let error = message.pluginError {
+                return stepFailed(step, "\(error) (\(step.rawValue))", code: .refused, now: now)
+            }
+            return completed(step, message, now: now)
+        }
+        unsolicited(message)
+    }
+
+    /// Events no request of ours asked for.
+    private mutating func unsolicited(_ message: JanusMessage) {
+        switch message.kind {
+        case "webrtcup":
+            outbox.emit(.notice("Janus: webrtcup"))
+        case "media":
+            let type = message.json["type"]?.stringValue ?? "?"
+            let receiving = message.json["receiving"]?.boolValue.map { $0 ? "receiving" : "not receiving" } ?? "?"
+            outbox.emit(.notice("Janus: media \(type) \(receiving)"))
+        case "slowlink":
+            outbox.emit(.notice("Janus: slowlink \(message.json["media"]?.stringValue ?? "") lost \(message.json["lost"]?.integerValue ?? 0)"))
+        case "hangup":
+            let reason = message.json["reason"]?.stringValue ?? "no reason given"
+            if case .settingUp = phase {
+                return outbox.fail(.ended, "Janus hung up: \(reason)")
+            }
+            outbox.emit(.notice("Janus: hangup (\(reason))"))
+        case "detached":
+            if case .tearingDown = phase { return }
+            outbox.emit(.notice("Janus: handle detached"))
+        case "error":
+            if case .tearingDown = phase { return }
+            let error = message.error ?? (0, message.json.serialized)
+            // An error for a request already settled is news, not the end of the call.
+            if message.transaction != nil { return outbox.emit(.notice("Janus error \(error.code): \(error.reason)")) }
+            outbox.fail(.refused, "Janus error \(error.code): \(error.reason)")
+        default:
+            return  // keepalive, publisher lists, talking events: nothing to do
+        }
+    }
+
+    // MARK: Setup
+
+    private mutating func completed(_ step: Step, _ message: JanusMessage, now: Instant) {
+        if case .tearingDown = phase {
+            if teardown.first == step { finishTeardownStep(step, now: now) }
+            return
+        }
+        guard case .settingUp = phase else { return }
+        switch step {
+        case .create:
+            guard let id = message.createdID else { return failShape(step, message) }
+            sessionID = id
+            armLongPoll()
+            if hangUpRequested { return beginTeardown(now: now) }
+            post(.attach, ["janus": "attach", "plugin": .string(plugin.packageName)], now: now)
+        case .attach:
+            guard let id = message.createdID else { return failShape(step, message) }
+            handleID = id
+            beginPlugin(now: now)
+            sendTrickles(now: now)
+        case .createRoom:
+            guard let room = message.pluginID("room") else { return failShape(step, message) }
+            roomID = room
+            createdRoom = true
+            joinAsPublisher(now: now)
+        case .join:
+            joined = true
+            if plugin.serverOffers {
+                guard message.jsepType == "offer", let sdp = message.jsepSDP else { return failShape(step, message) }
+                outbox.emit(.offer(sdp))
+            } else {
+                guard let id = message.pluginID("id") else { return failShape(step, message) }
+                feedID = id
+                guard case .videoRoomPublisher(_, _, let display) = plugin else { return }
+                post(.publish, ["janus": "message", "body": .object(["request": "publish", "display": .string(display)]),
+                                "jsep": offerJSEP], now: now)
+            }
+        case .echo, .publish:
+            guard message.jsepType == "answer", let sdp = message.jsepSDP else { return failShape(step, message) }
+            if let error = CallSetupOutbox.checkRemoteSDP(sdp, from: "Janus") { return outbox.emit(.failed(error)) }
+            published = step == .publish
+            phase = .established
+            outbox.emit(.answer(sdp))
+        case .start:
+            phase = .established
+            outbox.emit(.notice("Janus: VideoRoom subscription started"))
+        case .keepalive, .trickle, .hangup, .unpublish, .leave, .destroyRoom, .detach, .destroy:
+            return
+        }
+    }
+
+    private var offerJSEP: JSONValue { .object(["type": "offer", "sdp": .string(offer ?? "")]) }
+
+    private mutating func beginPlugin(now: Instant) {
+        switch plugin {
+        case .echoTest(let videoCodec):
+            var body: [JSONValue.Member] = [.init("audio", true), .init("video", true)]
+            if let videoCodec { body.append(.init("videocodec", .string(videoCodec))) }
+            post(.echo, ["janus": "message", "body": .object(body), "jsep": offerJSEP], now: now)
+        case .videoRoomPublisher(let room, let options, _):
+            guard room == nil else { return joinAsPublisher(now: now) }
+            post(.createRoom, ["janus": "message", "body": .object([.init("request", "create")] + options)], now: now)
+        case .videoRoomSubscriber(let room, let feed):
+            post(.join, ["janus": "message", "body": .object(["request": "join", "ptype": "subscriber", "room": .integer(room),
+                                                             "streams": [.object(["feed": .integer(feed)])]])], now: now)
+        }
+    }
+
+    private mutating func joinAsPublisher(now: Instant) {
+        guard case .videoRoomPublisher(_, _, let display) = plugin, let roomID else { return }
+        post(.join, ["janus": "message", "body": .object(["request": "join", "ptype": "publisher", "room": .integer(roomID),
+                                                         "display": .string(display)])], now: now)
+    }
+
+    private mutating func failShape(_ step: Step, _ message: JanusMessage) {
+        outbox.fail(.badAnswer, "Janus answered \(step.rawValue) without what it needs: \(CallSetupOutbox.quote(Array(message.json.serialized.utf8)))")
+    }
+
+    /// A step that failed: the call fails during setup; a teardown moves on.
+    private mutating func stepFailed(_ step: Step, _ message: String, code: CallSetupError.Code, now: Instant) {
+        switch (phase, step) {
+        case (.tearingDown, _):
+            outbox.emit(.notice(message))
+            if teardown.first == step { finishTeardownStep(step, now: now) }
+        case (_, .keepalive), (_, .trickle):
+            outbox.emit(.notice(message))
+        default:
+            phase = .done
+            outbox.fail(code, message)
+        }
+    }
+
+    // MARK: Teardown
+
+    mutating func beginTeardown(now: Instant) {
+        phase = .tearingDown
+        pending = [:]
+        guard sessionID != nil else {
+            phase = .done
+            return outbox.emit(.closed)
+        }
+        if handleID != nil {
+            switch plugin {
+            case .echoTest: teardown = [.hangup, .detach]
+            case .videoRoomPublisher:
+                teardown = (published ? [.unpublish] : []) + (joined ? [.leave] : []) + (createdRoom ? [.destroyRoom] : [])
+            case .videoRoomSubscriber: teardown = joined ? [.leave] : []
+            }
+        }
+        teardown.append(.destroy)
+        sendTeardownStep(now: now)
+    }
+
+    private mutating func finishTeardownStep(_ step: Step, now: Instant) {
+        guard teardown.first == step else { return }
+        teardown.removeFirst()
+        if step == .destroy {
+            phase = .done
+            return outbox.emit(.closed)
+        }
+        sendTeardownStep(now: now)
+    }
+
+    private mutating func sendTeardownStep(now: Instant) {
+        guard let step = teardown.first else { return }
+        switch step {
+        case .hangup: post(.hangup, ["janus": "hangup"], now: now)
+        case .detach: post(.detach, ["janus": "detach"], now: now)
+        case .destroy:
+            destroySent = true
+            post(.destroy, ["janus": "destroy"], now: now)
+        case .unpublish: post(.unpublish, ["janus": "message", "body": .object(["request": "unpublish"])], now: now)
+        case .leave: post(.leave, ["janus": "message", "body": .object(["request": "leave"])], now: now)
+        case .destroyRoom:
+            post(.destroyRoom, ["janus": "message", "body": .object(["request": "destroy", "room": .integer(roomID ?? 0)])], now: now)
+        default: return
+        }
+    }
+}

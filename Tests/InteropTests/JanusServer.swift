@@ -1,0 +1,138 @@
+import EventLoop
+import Foundation
+import Net
+import Runtime
+import RTCBase
+import WebRTCTestKit
+import XCTest
+
+/// A Janus 1.1 (Debian package) started for one test on 127.0.0.1 only (TARGETS.md): its
+/// configuration in a temporary folder, the HTTP transport on a free loopback port, every
+/// other transport and the unused plugins disabled, ICE on `lo` only (with the loopback
+/// shim), a pid file, stopped by that pid.
+final class JanusServer {
+    let port: UInt16
+    let folder: URL
+    private let process: ManagedProcess
+
+    /// The plugins these tests use; every other one is disabled.
+    static let plugins = ["libjanus_echotest.so", "libjanus_videoroom.so"]
+
+    /// The LD_PRELOAD shim that clears IFF_LOOPBACK on `lo` (Tests/Interop/loopback_ifaddrs.c,
+    /// built by scripts/run-tests.sh): without it Janus skips `lo`, libnice falls back to
+    /// every other interface, and Janus would listen on addresses that are not loopback.
+    static func loopbackShim() throws -> URL {
+        try ExternalTool.require(ExternalTool.repositoryRoot.appendingPathComponent(".build/interop/libloopback_ifaddrs.so").path,
+                                 installHint: "scripts/run-tests.sh builds it from Tests/Interop/loopback_ifaddrs.c")
+    }
+
+    init(executable: URL, shim: URL) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("rtcswarm-janus-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        port = try JanusServer.freePort()
+        let library = "/usr/lib/x86_64-linux-gnu/janus"
+        let unusedPlugins = try FileManager.default.contentsOfDirectory(atPath: "\(library)/plugins")
+            .filter { $0.hasSuffix(".so") && !JanusServer.plugins.contains($0) }
+        let otherTransports = try FileManager.default.contentsOfDirectory(atPath: "\(library)/transports")
+            .filter { $0.hasSuffix(".so") && $0 != "libjanus_http.so" }
+        let eventHandlers = try FileManager.default.contentsOfDirectory(atPath: "\(library)/events").filter { $0.hasSuffix(".so") }
+        let general = """
+            general: {
+            \tconfigs_folder = "\(folder.path)"
+            \tplugins_folder = "\(library)/plugins"
+            \ttransports_folder = "\(library)/transports"
+            \tevents_folder = "\(library)/events"
+            \tloggers_folder = "\(library)/loggers"
+            \tdebug_level = 4
+            \tserver_name = "rtcswarm-interop"
+            \tinterface = "127.0.0.1"
+            \tsession_timeout = 60
+            }
+            certificates: {
+            }
+            media: {
+            }
+            nat: {
+            \tice_enforce_list = "lo"
+            \tignore_mdns = true
+            \tfull_trickle = false
+            }
+            plugins: {
+            \tdisable = "\(unusedPlugins.joined(separator: ","))"
+            }
+            transports: {
+            \tdisable = "\(otherTransports.joined(separator: ","))"
+            }
+            loggers: {
+            \tdisable = "libjanus_jsonlog.so"
+            }
+            events: {
+            \tbroadcast = false
+            \tdisable = "\(eventHandlers.joined(separator: ","))"
+            }
+
+            """
+        let http = """
+            general: {
+            \tjson = "indented"
+            \tbase_path = "/janus"
+            \thttp = true
+            \tport = \(port)
+            \tip = "127.0.0.1"
+            \thttps = false
+            }
+            admin: {
+            \tadmin_http = false
+            \tadmin_https = false
+            }
+            cors: {
+            }
+
+            """
+        try general.write(to: folder.appendingPathComponent("janus.jcfg"), atomically: true, encoding: .utf8)
+        try http.write(to: folder.appendingPathComponent("janus.transport.http.jcfg"), atomically: true, encoding: .utf8)
+        for plugin in ["echotest", "videoroom"] {
+            try "general: {\n}\n".write(to: folder.appendingPathComponent("janus.plugin.\(plugin).jcfg"), atomically: true, encoding: .utf8)
+        }
+        process = try ManagedProcess(executable, ["-C", folder.appendingPathComponent("janus.jcfg").path, "-F", folder.path,
+                                                  "-p", folder.appendingPathComponent("janus.pid").path, "-o"],
+                                 environment: ["LD_PRELOAD": shim.path])
+    }
+
+    var pidFile: URL { folder.appendingPathComponent("janus.pid") }
+    var log: String { process.text }
+
+    /// Stops Janus by the pid in its pid file, then removes the folder.
+    func stop() {
+        if let text = try? String(contentsOf: pidFile, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+            kill(pid, SIGTERM)
+            _ = process.wait(timeout: 5)
+        }
+        process.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Polls GET /janus/info until Janus answers (it starts within a second).
+    static func waitUntilAnswering(_ server: JanusServer, loop: EventLoop) throws -> Bool {
+        var request = HTTPRequest(method: .get, endpoint: Endpoint(scheme: .http, host: "127.0.0.1", port: server.port))
+        request.target = "/janus/info"
+        for _ in 0..<50 {
+            var result: HTTPClientEvent?
+            let host = try HTTPClientHost(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: server.port), request: request,
+                                          timeout: .seconds(2)) { result = $0 }
+            _ = loop.run(until: { result != nil }, timeout: .seconds(3))
+            withExtendedLifetime(host) {}
+            if case .response(let response, _)? = result, response.status == 200 { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return false
+    }
+
+    /// A loopback TCP port nobody listens on right now.
+    private static func freePort() throws -> UInt16 {
+        let loop = try EventLoop()
+        let listener = try TCPListener(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0))
+        defer { listener.close() }
+        return listener.localAddress.port
+    }
+}

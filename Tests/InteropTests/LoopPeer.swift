@@ -1,0 +1,66 @@
+import EventLoop
+import Foundation
+import Media
+import PeerCore
+import RTCBase
+import SDP
+
+/// Test pattern VP8 frames at 320x180, encoded as they are asked for.
+final class PatternVideo {
+    private let encoder: any VideoEncoder
+    private var source = VideoSource()
+    private var index = 0
+
+    init() throws { encoder = try VideoEncoderConfig.defaults(codec: .vp8, resolution: .p180).makeEncoder() }
+
+    func requestKeyframe() { encoder.requestKeyframe() }
+
+    func next(at now: Instant) throws -> EncodedMediaFrame? {
+        let raw = source.frame(index: index, resolution: .p180, captureTime: now)
+        index += 1
+        guard let encoded = try encoder.encode(raw) else { return nil }
+        return EncodedMediaFrame(codec: .vp8, bytes: encoded.bytes, isKeyframe: encoded.isKeyframe, rtpTimestamp: encoded.rtpTimestamp,
+                                 captureTime: encoded.captureTime, width: encoded.width, height: encoded.height)
+    }
+}
+
+/// A `Peer` on a loopback UDP socket, driven on the loop.
+final class LoopPeer {
+    let loop: EventLoop
+    let socket: UDPSocket
+    let peer: Peer
+    var events: [PeerEvent] = []
+    private var timer: TimerID?
+
+    init(loop: EventLoop, role: PeerRole, direction: MediaDirection, seed: UInt64) throws {
+        self.loop = loop
+        socket = try UDPSocket(loop: loop, bindTo: SocketAddress(ipv4: 127, 0, 0, 1, port: 0))
+        peer = try Peer(configuration: PeerConfiguration(
+            role: role,
+            transceivers: [PeerTransceiver(mid: "0", kind: .audio, direction: direction, codecs: [.opus()]),
+                           PeerTransceiver(mid: "1", kind: .video, direction: direction, codecs: [.vp8()])],
+            localAddresses: [socket.localAddress], seed: seed), now: loop.now())
+        socket.onDatagram = { [unowned self] bytes, from in
+            self.peer.handle(datagram: Array(bytes), from: from, to: self.socket.localAddress, now: self.loop.now())
+            self.drive()
+        }
+    }
+
+    func drive() {
+        while let transmit = peer.pollTransmit() { socket.send(transmit.payload, to: transmit.destination) }
+        while let event = peer.pollEvent() { events.append(event) }
+        if let timer { loop.cancel(timer) }
+        timer = peer.pollTimeout().map { deadline in
+            loop.schedule(at: deadline) { [unowned self] in
+                self.timer = nil
+                self.peer.handleTimeout(now: self.loop.now())
+                self.drive()
+            }
+        }
+    }
+
+    var connected: Bool { events.contains { if case .connected = $0 { true } else { false } } }
+    var failure: PeerEvent? { events.first { if case .failed = $0 { true } else { false } } }
+    var keyframeRequests: Int { events.filter { if case .keyframeRequested = $0 { true } else { false } }.count }
+    var videoFramesReceived: Int { events.filter { if case .frame(let frame) = $0 { frame.kind == .video } else { false } }.count }
+}

@@ -1,0 +1,177 @@
+import Net
+import RTCBase
+import Signaling
+import WebRTCTestKit
+import XCTest
+
+/// Janus behaviour the captures do not show: keepalives, errors in Janus's and in the
+/// plugin's words, a hang-up during setup, a dead long poll, trickle before the handle.
+final class JanusCallSetupTests: XCTestCase {
+    private let server = Endpoint(scheme: .http, host: "127.0.0.1", port: 8088, path: "/janus")
+    private let session: Int64 = 1_234_567_890_123_456
+    private let handle: Int64 = 6_543_210_987_654_321
+
+    /// Answers `request` with `json` (its transaction filled in when it has one).
+    private func reply(_ setup: inout JanusCallSetup, _ request: CallSetupRequest, _ json: JSONValue, now: Instant = Exchange.start) {
+        let transaction = (try? JSONValue(parsing: request.request.body))?["transaction"]
+        var body = json
+        if case .object(var members) = body, let transaction, !members.contains(where: { $0.key == "transaction" }) {
+            members.append(JSONValue.Member("transaction", transaction))
+            body = .object(members)
+        }
+        let response = HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(body.serialized.utf8))
+        setup.handle(.response(response, request: request.request), for: request.id, now: now)
+    }
+
+    /// A setup with a session and a handle; returns the open long poll and the plugin message.
+    private func attached(_ plugin: JanusPlugin, offer: String? = "v=0\r\n") throws -> (JanusCallSetup, CallSetupRequest, CallSetupRequest) {
+        var setup = JanusCallSetup(server: server, plugin: plugin, offer: offer, seed: 9)
+        setup.start(now: Exchange.start)
+        let create = try Exchange.next(&setup)
+        XCTAssertEqual(create.request.target, "/janus")
+        reply(&setup, create, .object(["janus": "success", "data": .object(["id": .integer(session)])]))
+        let poll = try Exchange.next(&setup)
+        XCTAssertEqual(poll.request.method, .get)
+        XCTAssertEqual(poll.request.target, "/janus/\(session)?maxev=10")
+        XCTAssertGreaterThanOrEqual(poll.timeout, .seconds(30), "Janus holds a poll up to 30 s")
+        let attach = try Exchange.next(&setup)
+        XCTAssertEqual(try JSONValue(parsing: attach.request.body)["plugin"]?.stringValue, plugin.packageName)
+        reply(&setup, attach, .object(["janus": "success", "session_id": .integer(session), "data": .object(["id": .integer(handle)])]))
+        let message = try Exchange.next(&setup)
+        XCTAssertEqual(message.request.target, "/janus/\(session)/\(handle)")
+        return (setup, poll, message)
+    }
+
+    func testEchoTestBodyCarriesTheRequestedVideoCodec() throws {
+        let (_, _, message) = try attached(.echoTest(videoCodec: "h264"))
+        let body = try JSONValue(parsing: message.request.body)
+        XCTAssertEqual(body["body"], .object(["audio": true, "video": true, "videocodec": "h264"]))
+        XCTAssertEqual(body["jsep"], .object(["type": "offer", "sdp": "v=0\r\n"]))
+    }
+
+    func testKeepaliveGoesOutAfter25SecondsWithoutAPost() throws {
+        var (setup, _, message) = try attached(.echoTest(videoCodec: nil))
+        XCTAssertEqual(setup.pollTimeout(), Exchange.start + .seconds(25))
+        setup.handleTimeout(now: Exchange.start + .seconds(24))
+        XCTAssertNil(setup.pollRequest())
+        setup.handleTimeout(now: Exchange.start + .seconds(25))
+        let keepalive = try Exchange.next(&setup)
+        XCTAssertEqual(keepalive.request.target, "/janus/\(session)")
+        XCTAssertEqual(try JSONValue(parsing: keepalive.request.body)["janus"], "keepalive")
+        XCTAssertEqual(setup.pollTimeout(), Exchange.start + .seconds(50))
+        reply(&setup, keepalive, .object(["janus": "ack", "session_id": .integer(session)]))
+        reply(&setup, message, .object(["janus": "ack"]))
+        XCTAssertEqual(Exchange.events(&setup), [])
+    }
+
+    func testJanusErrorsFailQuotingCodeAndReason() throws {
+        var setup = JanusCallSetup(server: server, plugin: .echoTest(videoCodec: nil), offer: "v=0\r\n", seed: 9)
+        setup.start(now: Exchange.start)
+        let create = try Exchange.next(&setup)
+        reply(&setup, create, .object(["janus": "success", "data": .object(["id": .integer(session)])]))
+        _ = try Exchange.next(&setup)  // the long poll
+        let attach = try Exchange.next(&setup)
+        reply(&setup, attach, .object(["janus": "error", "error": .object(["code": 460, "reason": "No such plugin 'janus.plugin.echotest'"])]))
+        let error = try XCTUnwrap(Exchange.failure(Exchange.events(&setup)))
+        XCTAssertEqual(error.message, "Janus error 460: No such plugin 'janus.plugin.echotest' (attach)")
+        XCTAssertEqual(error.code, .refused)
+    }
+
+    func testPluginErrorsArriveOnTheLongPollAndFailTheCall() throws {
+        var (setup, poll, message) = try attached(.videoRoomSubscriber(room: 1234, feed: 99))
+        let body = try JSONValue(parsing: message.request.body)
+        XCTAssertEqual(body["body"], .object(["request": "join", "ptype": "subscriber", "room": 1234, "streams": [.object(["feed": 99])]]))
+        let transaction = try XCTUnwrap(body["transaction"])
+        reply(&setup, poll, [.object(["janus": "event", "session_id": .integer(session), "transaction": transaction, "sender": .integer(handle),
+                                      "plugindata": .object(["plugin": "janus.plugin.videoroom",
+                                                             "data": .object(["videoroom": "event", "error_code": 428, "error": "No such feed (99)"])])])])
+        let error = try XCTUnwrap(Exchange.failure(Exchange.events(&setup)))
+        XCTAssertEqual(error.message, "janus.plugin.videoroom error 428: No such feed (99) (join)")
+    }
+
+    func testAHangupBeforeTheAnswerFailsTheCall() throws {
+        var (setup, poll, _) = try attached(.echoTest(videoCodec: nil))
+        reply(&setup, poll, .object(["janus": "hangup", "session_id": .integer(session), "sender": .integer(handle), "reason": "ICE failed"]))
+        XCTAssertEqual(Exchange.failure(Exchange.events(&setup))?.message, "Janus hung up: ICE failed")
+    }
+
+    func testTheLongPollIsRenewedAndThreeFailuresInARowEndTheCall() throws {
+        var (setup, poll, _) = try attached(.echoTest(videoCodec: nil))
+        reply(&setup, poll, .object(["janus": "keepalive"]))
+        var next = try Exchange.next(&setup)
+        XCTAssertEqual(next.request.method, .get, "a new poll after each answer")
+        for attempt in 1...3 {
+            let response = HTTPResponse(status: 502, reason: "Bad Gateway", body: Array("bad gateway".utf8))
+            setup.handle(.response(response, request: next.request), for: next.id, now: Exchange.start)
+            if attempt < 3 { next = try Exchange.next(&setup) }
+        }
+        let error = try XCTUnwrap(Exchange.failure(Exchange.events(&setup)))
+        XCTAssertEqual(error.message, "Janus long poll failed 3 times, last with HTTP 502 Bad Gateway: bad gateway")
+    }
+
+    func testTrickleWaitsForTheHandle() throws {
+        var setup = JanusCallSetup(server: server, plugin: .echoTest(videoCodec: nil), offer: "v=0\r\n", seed: 9)
+        setup.start(now: Exchange.start)
+        let create = try Exchange.next(&setup)
+        setup.trickle(TrickleCandidate(mid: "0", mLineIndex: 0, candidate: "candidate:1 1 udp 2130706431 127.0.0.1 5000 typ host"), now: Exchange.start)
+        setup.trickle(nil, now: Exchange.start)
+        XCTAssertNil(setup.pollRequest())
+        reply(&setup, create, .object(["janus": "success", "data": .object(["id": .integer(session)])]))
+        let attach = try Exchange.next(&setup, file: #filePath, line: #line)
+        let attachRequest = attach.request.method == .get ? try Exchange.next(&setup) : attach
+        reply(&setup, attachRequest, .object(["janus": "success", "data": .object(["id": .integer(handle)])]))
+        _ = try Exchange.next(&setup)  // the EchoTest message
+        let candidate = try JSONValue(parsing: try Exchange.next(&setup).request.body)
+        XCTAssertEqual(candidate["candidate"], .object(["candidate": "candidate:1 1 udp 2130706431 127.0.0.1 5000 typ host",
+                                                        "sdpMid": "0", "sdpMLineIndex": 0]))
+        let completed = try JSONValue(parsing: try Exchange.next(&setup).request.body)
+        XCTAssertEqual(completed["candidate"], .object(["completed": true]))
+    }
+
+    func testHangUpBeforeTheSessionExistsDestroysItWhenItArrives() throws {
+        var setup = JanusCallSetup(server: server, plugin: .echoTest(videoCodec: nil), offer: "v=0\r\n", seed: 9)
+        setup.start(now: Exchange.start)
+        let create = try Exchange.next(&setup)
+        setup.hangUp(now: Exchange.start)
+        reply(&setup, create, .object(["janus": "success", "data": .object(["id": .integer(session)])]))
+        var requests: [CallSetupRequest] = []
+        while let request = setup.pollRequest() { requests.append(request) }
+        let destroy = try XCTUnwrap(requests.first { $0.request.method == .post })
+        XCTAssertEqual(try JSONValue(parsing: destroy.request.body)["janus"], "destroy")
+        XCTAssertEqual(destroy.request.target, "/janus/\(session)")
+        reply(&setup, destroy, .object(["janus": "success", "session_id": .integer(session)]))
+        XCTAssertEqual(Exchange.events(&setup), [.closed])
+    }
+
+    func testHangUpAfterAFailureStillDestroysTheSessionOnce() throws {
+        var (setup, poll, _) = try attached(.echoTest(videoCodec: nil))
+        reply(&setup, poll, .object(["janus": "hangup", "session_id": .integer(session), "sender": .integer(handle), "reason": "ICE failed"]))
+        XCTAssertNotNil(Exchange.failure(Exchange.events(&setup)))
+        while setup.pollRequest() != nil {}
+        setup.hangUp(now: Exchange.start)
+        let destroy = try Exchange.next(&setup)
+        XCTAssertEqual(destroy.request.target, "/janus/\(session)")
+        XCTAssertEqual(try JSONValue(parsing: destroy.request.body)["janus"], "destroy")
+        setup.hangUp(now: Exchange.start)
+        XCTAssertNil(setup.pollRequest(), "only once")
+        reply(&setup, destroy, .object(["janus": "success", "session_id": .integer(session)]))
+        XCTAssertEqual(Exchange.events(&setup), [], "no event after the failure")
+    }
+
+    func testSeveralEventsInOneLongPollAnswerAreHandledInOrder() throws {
+        var (setup, poll, message) = try attached(.echoTest(videoCodec: nil))
+        let transaction = try XCTUnwrap(try JSONValue(parsing: message.request.body)["transaction"])
+        let sdp = try Fixtures.text("srs/whip.response.http").components(separatedBy: "\r\n\r\n").dropFirst().joined()
+        // ?maxev=10: the answer and webrtcup arrive together, before the POST's ack.
+        reply(&setup, poll, [
+            .object(["janus": "event", "session_id": .integer(session), "transaction": transaction, "sender": .integer(handle),
+                     "plugindata": .object(["plugin": "janus.plugin.echotest", "data": .object(["echotest": "event", "result": "ok"])]),
+                     "jsep": .object(["type": "answer", "sdp": .string(sdp)])]),
+            .object(["janus": "webrtcup", "session_id": .integer(session), "sender": .integer(handle)]),
+        ])
+        reply(&setup, message, .object(["janus": "ack", "session_id": .integer(session), "hint": "I'm taking my time!"]))
+        XCTAssertEqual(Exchange.events(&setup), [.answer(sdp), .notice("Janus: webrtcup")])
+        XCTAssertEqual(try Exchange.next(&setup).request.method, .get, "the next long poll")
+        XCTAssertNil(setup.pollRequest())
+    }
+}
