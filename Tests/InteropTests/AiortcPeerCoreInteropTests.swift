@@ -1,0 +1,79 @@
+import EventLoop
+import Foundation
+import Media
+import PeerCore
+import RTCBase
+import WebRTCTestKit
+import XCTest
+
+/// rtcswarm's peer (PeerCore on a loopback UDP socket) against aiortc_peer.py, both roles,
+/// VP8 + Opus: aiortc decodes every frame rtcswarm sends at its resolution, and rtcswarm
+/// reassembles every frame aiortc sends (issue 3).
+final class AiortcPeerCoreInteropTests: XCTestCase {
+    static let frames = 30
+
+    func testRtcswarmOffererAndAiortcAnswererExchangeEveryVP8Frame() throws {
+        try call(rtcswarm: .offerer)
+    }
+
+    func testAiortcOffererAndRtcswarmAnswererExchangeEveryVP8Frame() throws {
+        try call(rtcswarm: .answerer)
+    }
+
+    private func call(rtcswarm role: PeerRole) throws {
+        let python = try PythonPeers.python()
+        let loop = try EventLoop()
+        let local = try LoopPeer(loop: loop, role: role, direction: .sendrecv, seed: role == .offerer ? 41 : 42)
+        let size = Resolution.p180
+        let aiortc = try AiortcPeer(python: python, script: PythonPeers.script("aiortc_peer.py"), options: .init(
+            role: role == .offerer ? .answerer : .offerer, video: "vp8", frames: Self.frames, width: size.width, height: size.height))
+        defer { aiortc.stop() }
+
+        let started = loop.now()
+        if role == .offerer {
+            try aiortc.setRemoteDescription(local.peer.createOffer(now: loop.now()))
+            try local.peer.setRemoteAnswer(aiortc.localDescription(), now: loop.now())
+        } else {
+            try local.peer.setRemoteOffer(aiortc.localDescription(), now: loop.now())
+            try aiortc.setRemoteDescription(local.peer.createAnswer(now: loop.now()))
+        }
+        local.drive()
+        XCTAssertTrue(loop.run(until: { local.connected || local.failure != nil }, timeout: .seconds(10)),
+                      "not connected: \(local.events.suffix(5))\n\(aiortc.process.standardError.suffix(1500))")
+        guard local.connected else { return }
+        let setup = loop.now() - started
+
+        let video = try PatternVideo()
+        var sent = 0
+        var keyframesAnswered = 0
+        for _ in 0..<Self.frames {
+            if local.keyframeRequests > keyframesAnswered {
+                keyframesAnswered = local.keyframeRequests
+                video.requestKeyframe()
+            }
+            if let frame = try video.next(at: loop.now()), local.peer.send(frame, mid: "1", now: loop.now()) { sent += 1 }
+            local.drive()
+            _ = loop.run(until: { false }, timeout: .milliseconds(33))
+        }
+        XCTAssertTrue(loop.run(until: { local.videoFramesReceived >= Self.frames }, timeout: .seconds(5)))
+        // aiortc reports once it has decoded what we sent, after lingering half a second.
+        _ = loop.run(until: { false }, timeout: .milliseconds(1200))
+        let summary = try aiortc.summary()
+
+        let received = local.events.compactMap { if case .frame(let frame) = $0 { frame } else { nil } }
+        let videoIn = received.filter { $0.kind == .video }
+        let sizes = Set(videoIn.filter(\.isKeyframe).compactMap { try? BitstreamInspector.inspect($0.data, codec: .vp8).resolution })
+        XCTAssertEqual(sent, Self.frames)
+        XCTAssertNil(summary.error, aiortc.process.standardError.suffix(1500).description)
+        XCTAssertEqual(summary.codecs["video"], "video/VP8")
+        XCTAssertEqual(summary.videoFramesDecoded, sent, "aiortc decoded every frame rtcswarm sent")
+        XCTAssertEqual(summary.videoResolutions, [size.description: sent])
+        XCTAssertEqual(videoIn.count, summary.videoFramesSent, "rtcswarm reassembled every frame aiortc sent")
+        XCTAssertEqual(sizes, [size], "aiortc's keyframes are \(size)")
+        XCTAssertEqual(received.filter { $0.kind == .audio }.count, summary.audioFramesSent, "every Opus packet from aiortc")
+        print("rtcswarm \(role) vs aiortc, VP8 \(size): connected in \(setup.milliseconds) ms; rtcswarm sent \(sent), aiortc decoded " +
+              "\(summary.videoFramesDecoded); aiortc sent \(summary.videoFramesSent), rtcswarm got \(videoIn.count); keyframe requests \(keyframesAnswered)")
+        local.peer.close(now: loop.now())
+        local.drive()
+    }
+}
