@@ -7,26 +7,35 @@ import WebRTCTestKit
 import XCTest
 
 /// rtcswarm's peer (PeerCore on a loopback UDP socket) against aiortc_peer.py, both roles,
-/// VP8 + Opus: aiortc decodes every frame rtcswarm sends at its resolution, and rtcswarm
-/// reassembles every frame aiortc sends (issue 3).
+/// VP8 + Opus and H.264 + Opus: aiortc decodes every frame rtcswarm sends at its
+/// resolution, and rtcswarm reassembles every frame aiortc sends (issue 3).
 final class AiortcPeerCoreInteropTests: XCTestCase {
     static let frames = 30
 
     func testRtcswarmOffererAndAiortcAnswererExchangeEveryVP8Frame() throws {
-        try call(rtcswarm: .offerer)
+        try call(rtcswarm: .offerer, codec: .vp8, size: .p180)
     }
 
     func testAiortcOffererAndRtcswarmAnswererExchangeEveryVP8Frame() throws {
-        try call(rtcswarm: .answerer)
+        try call(rtcswarm: .answerer, codec: .vp8, size: .p180)
     }
 
-    private func call(rtcswarm role: PeerRole) throws {
+    func testRtcswarmOffererAndAiortcAnswererExchangeEveryH264Frame() throws {
+        try call(rtcswarm: .offerer, codec: .h264, size: .p360)
+    }
+
+    func testAiortcOffererAndRtcswarmAnswererExchangeEveryH264Frame() throws {
+        try call(rtcswarm: .answerer, codec: .h264, size: .p360)
+    }
+
+    private func call(rtcswarm role: PeerRole, codec: MediaCodec, size: Resolution) throws {
         let python = try PythonPeers.python()
         let loop = try EventLoop()
-        let local = try LoopPeer(loop: loop, role: role, direction: .sendrecv, seed: role == .offerer ? 41 : 42)
-        let size = Resolution.p180
+        let local = try LoopPeer(loop: loop, role: role, direction: .sendrecv, seed: role == .offerer ? 41 : 42,
+                                 video: codec == .h264 ? .h264() : .vp8())
         let aiortc = try AiortcPeer(python: python, script: PythonPeers.script("aiortc_peer.py"), options: .init(
-            role: role == .offerer ? .answerer : .offerer, video: "vp8", frames: Self.frames, width: size.width, height: size.height))
+            role: role == .offerer ? .answerer : .offerer, video: codec.rawValue.lowercased(), frames: Self.frames,
+            width: size.width, height: size.height))
         defer { aiortc.stop() }
 
         let started = loop.now()
@@ -43,7 +52,7 @@ final class AiortcPeerCoreInteropTests: XCTestCase {
         guard local.connected else { return }
         let setup = loop.now() - started
 
-        let video = try PatternVideo()
+        let video = try PatternVideo(codec: codec, resolution: size)
         var sent = 0
         var keyframesAnswered = 0
         for _ in 0..<Self.frames {
@@ -62,16 +71,16 @@ final class AiortcPeerCoreInteropTests: XCTestCase {
 
         let received = local.events.compactMap { if case .frame(let frame) = $0 { frame } else { nil } }
         let videoIn = received.filter { $0.kind == .video }
-        let sizes = Set(videoIn.filter(\.isKeyframe).compactMap { try? BitstreamInspector.inspect($0.data, codec: .vp8).resolution })
+        let sizes = Set(videoIn.filter(\.isKeyframe).compactMap { try? BitstreamInspector.inspect($0.data, codec: codec).resolution })
         XCTAssertEqual(sent, Self.frames)
         XCTAssertNil(summary.error, aiortc.process.standardError.suffix(1500).description)
-        XCTAssertEqual(summary.codecs["video"], "video/VP8")
+        XCTAssertEqual(summary.codecs["video"], "video/\(codec.rawValue)")
         XCTAssertEqual(summary.videoFramesDecoded, sent, "aiortc decoded every frame rtcswarm sent")
         XCTAssertEqual(summary.videoResolutions, [size.description: sent])
         XCTAssertEqual(videoIn.count, summary.videoFramesSent, "rtcswarm reassembled every frame aiortc sent")
         XCTAssertEqual(sizes, [size], "aiortc's keyframes are \(size)")
         XCTAssertEqual(received.filter { $0.kind == .audio }.count, summary.audioFramesSent, "every Opus packet from aiortc")
-        print("rtcswarm \(role) vs aiortc, VP8 \(size): connected in \(setup.milliseconds) ms; rtcswarm sent \(sent), aiortc decoded " +
+        print("rtcswarm \(role) vs aiortc, \(codec.rawValue) \(size): connected in \(setup.milliseconds) ms; rtcswarm sent \(sent), aiortc decoded " +
               "\(summary.videoFramesDecoded); aiortc sent \(summary.videoFramesSent), rtcswarm got \(videoIn.count); keyframe requests \(keyframesAnswered)")
         local.peer.close(now: loop.now())
         local.drive()
