@@ -38,14 +38,15 @@ final class LoopPeer {
     var events: [PeerEvent] = []
     private var timer: TimerID?
 
-    init(loop: EventLoop, role: PeerRole, direction: MediaDirection, seed: UInt64, video: CodecCapability = .vp8()) throws {
+    init(loop: EventLoop, role: PeerRole, direction: MediaDirection, seed: UInt64, video: CodecCapability = .vp8(),
+         iceServers: [IceServer] = [], relayOnly: Bool = false) throws {
         self.loop = loop
         socket = try UDPSocket(loop: loop, bindTo: SocketAddress(ipv4: 127, 0, 0, 1, port: 0))
         peer = try Peer(configuration: PeerConfiguration(
             role: role,
             transceivers: [PeerTransceiver(mid: "0", kind: .audio, direction: direction, codecs: [.opus()]),
                            PeerTransceiver(mid: "1", kind: .video, direction: direction, codecs: [video])],
-            localAddresses: [socket.localAddress], seed: seed), now: loop.now())
+            localAddresses: [socket.localAddress], iceServers: iceServers, relayOnly: relayOnly, seed: seed), now: loop.now())
         socket.onDatagram = { [unowned self] bytes, from in
             self.peer.handle(datagram: Array(bytes), from: from, to: self.socket.localAddress, now: self.loop.now())
             self.drive()
