@@ -4,11 +4,17 @@
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 require_swift
-# docker-compose validates the compose file; chromium renders report.html; janus is the
-# Janus interop target (TARGETS.md).
-ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose chromium janus
+# docker-compose validates the compose file; chromium renders report.html; janus and
+# coturn are interop targets (TARGETS.md); cc builds the loopback shim below.
+ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose chromium janus coturn gcc libc6-dev
 # Independent peers and servers the interop tests run against (TARGETS.md).
 ensure_venv .venv Tests/Interop/requirements.txt
+# LD_PRELOAD shim that lets libnice-based servers (Janus) gather 127.0.0.1 (Tests/Interop/README.md).
+shim=.build/interop/libloopback_ifaddrs.so
+if [ ! -e "$shim" ] || [ Tests/Interop/loopback_ifaddrs.c -nt "$shim" ]; then
+    mkdir -p .build/interop
+    cc -shared -fPIC -O2 -Wall -o "$shim" Tests/Interop/loopback_ifaddrs.c -ldl
+fi
 swift build --build-tests
 log=$(mktemp)
 set +e

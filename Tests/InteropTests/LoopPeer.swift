@@ -5,21 +5,27 @@ import PeerCore
 import RTCBase
 import SDP
 
-/// Test pattern VP8 frames at 320x180, encoded as they are asked for.
+/// Test pattern frames (VP8 at 320x180 unless told otherwise), encoded as they are asked for.
 final class PatternVideo {
     private let encoder: any VideoEncoder
+    private let codec: PeerCodec
+    private let resolution: Resolution
     private var source = VideoSource()
     private var index = 0
 
-    init() throws { encoder = try VideoEncoderConfig.defaults(codec: .vp8, resolution: .p180).makeEncoder() }
+    init(codec: MediaCodec = .vp8, resolution: Resolution = .p180) throws {
+        encoder = try VideoEncoderConfig.defaults(codec: codec, resolution: resolution).makeEncoder()
+        self.codec = PeerCodec(rawValue: codec.rawValue) ?? .vp8
+        self.resolution = resolution
+    }
 
     func requestKeyframe() { encoder.requestKeyframe() }
 
     func next(at now: Instant) throws -> EncodedMediaFrame? {
-        let raw = source.frame(index: index, resolution: .p180, captureTime: now)
+        let raw = source.frame(index: index, resolution: resolution, captureTime: now)
         index += 1
         guard let encoded = try encoder.encode(raw) else { return nil }
-        return EncodedMediaFrame(codec: .vp8, bytes: encoded.bytes, isKeyframe: encoded.isKeyframe, rtpTimestamp: encoded.rtpTimestamp,
+        return EncodedMediaFrame(codec: codec, bytes: encoded.bytes, isKeyframe: encoded.isKeyframe, rtpTimestamp: encoded.rtpTimestamp,
                                  captureTime: encoded.captureTime, width: encoded.width, height: encoded.height)
     }
 }
@@ -32,14 +38,15 @@ final class LoopPeer {
     var events: [PeerEvent] = []
     private var timer: TimerID?
 
-    init(loop: EventLoop, role: PeerRole, direction: MediaDirection, seed: UInt64) throws {
+    init(loop: EventLoop, role: PeerRole, direction: MediaDirection, seed: UInt64, video: CodecCapability = .vp8(),
+         iceServers: [IceServer] = [], relayOnly: Bool = false) throws {
         self.loop = loop
         socket = try UDPSocket(loop: loop, bindTo: SocketAddress(ipv4: 127, 0, 0, 1, port: 0))
         peer = try Peer(configuration: PeerConfiguration(
             role: role,
             transceivers: [PeerTransceiver(mid: "0", kind: .audio, direction: direction, codecs: [.opus()]),
-                           PeerTransceiver(mid: "1", kind: .video, direction: direction, codecs: [.vp8()])],
-            localAddresses: [socket.localAddress], seed: seed), now: loop.now())
+                           PeerTransceiver(mid: "1", kind: .video, direction: direction, codecs: [video])],
+            localAddresses: [socket.localAddress], iceServers: iceServers, relayOnly: relayOnly, seed: seed), now: loop.now())
         socket.onDatagram = { [unowned self] bytes, from in
             self.peer.handle(datagram: Array(bytes), from: from, to: self.socket.localAddress, now: self.loop.now())
             self.drive()

@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Ports on 127.0.0.1 for servers that tests start (coturn, Janus).
+enum LoopbackPort {
+    /// A port that was free a moment ago: the kernel's choice when binding port 0 with a
+    /// socket of `type` (SOCK_DGRAM or SOCK_STREAM).
+    static func free(_ type: __socket_type) throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(type.rawValue), 0)
+        guard fd >= 0 else { throw ExternalToolError("socket() failed: errno \(errno)") }
+        defer { close(fd) }
+        var address = address(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { throw ExternalToolError("bind(127.0.0.1:0) failed: errno \(errno)") }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    /// 127.0.0.1:`port` as a C socket address.
+    static func address(port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        return address
+    }
+}

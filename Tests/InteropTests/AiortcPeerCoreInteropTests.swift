@@ -1,0 +1,120 @@
+import EventLoop
+import Foundation
+import Media
+import PeerCore
+import RTCBase
+import WebRTCTestKit
+import XCTest
+
+/// rtcswarm's peer (PeerCore on a loopback UDP socket) against aiortc_peer.py, both roles,
+/// VP8 + Opus and H.264 + Opus: aiortc decodes every frame rtcswarm sends at its
+/// resolution, and rtcswarm reassembles every frame aiortc sends (issue 3).
+final class AiortcPeerCoreInteropTests: XCTestCase {
+    static let frames = 30
+
+    func testRtcswarmOffererAndAiortcAnswererExchangeEveryVP8Frame() throws {
+        try call(rtcswarm: .offerer, codec: .vp8, size: .p180)
+    }
+
+    func testAiortcOffererAndRtcswarmAnswererExchangeEveryVP8Frame() throws {
+        try call(rtcswarm: .answerer, codec: .vp8, size: .p180)
+    }
+
+    func testRtcswarmOffererAndAiortcAnswererExchangeEveryH264Frame() throws {
+        try call(rtcswarm: .offerer, codec: .h264, size: .p360)
+    }
+
+    func testAiortcOffererAndRtcswarmAnswererExchangeEveryH264Frame() throws {
+        try call(rtcswarm: .answerer, codec: .h264, size: .p360)
+    }
+
+    /// Both peers relay-only through coturn on loopback: rtcswarm offers only its relayed
+    /// candidate, and media flows through the relay both ways.
+    func testRelayOnlyRtcswarmAndAiortcCallThroughCoturn() throws {
+        _ = try PythonPeers.python()
+        let coturn = try Coturn()
+        defer { coturn.stop() }
+        let turn = IceServer.turn(SocketAddress(ipv4: 127, 0, 0, 1, port: coturn.port), username: Coturn.username,
+                                  password: Coturn.password)
+        let (local, _) = try call(rtcswarm: .offerer, codec: .vp8, size: .p180, turn: (turn, coturn.address))
+        XCTAssertEqual(local.peer.stats(now: local.loop.now()).ice.selectedLocalType, .relay)
+    }
+
+    @discardableResult
+    private func call(rtcswarm role: PeerRole, codec: MediaCodec, size: Resolution,
+                      turn: (server: IceServer, address: String)? = nil) throws -> (LoopPeer, AiortcSummary) {
+        let python = try PythonPeers.python()
+        let loop = try EventLoop()
+        let local = try LoopPeer(loop: loop, role: role, direction: .sendrecv, seed: role == .offerer ? 41 : 42,
+                                 video: codec == .h264 ? .h264() : .vp8(), iceServers: turn.map { [$0.server] } ?? [],
+                                 relayOnly: turn != nil)
+        let aiortc = try AiortcPeer(python: python, script: PythonPeers.script("aiortc_peer.py"), options: .init(
+            role: role == .offerer ? .answerer : .offerer, video: codec.rawValue.lowercased(), frames: Self.frames,
+            width: size.width, height: size.height, turn: turn?.address))
+        defer { aiortc.stop() }
+
+        let started = loop.now()
+        // Vanilla ICE towards aiortc: the description carries every candidate.
+        local.drive()
+        XCTAssertTrue(loop.run(until: { local.peer.isGatheringComplete }, timeout: .seconds(5)), "gathering")
+        let ours: String
+        if role == .offerer {
+            ours = try local.peer.createOffer(now: loop.now())
+            try aiortc.setRemoteDescription(ours)
+            try local.peer.setRemoteAnswer(aiortc.localDescription(), now: loop.now())
+        } else {
+            try local.peer.setRemoteOffer(aiortc.localDescription(), now: loop.now())
+            ours = try local.peer.createAnswer(now: loop.now())
+            try aiortc.setRemoteDescription(ours)
+        }
+        let offered = AiortcInteropTests.candidates(ours)
+        XCTAssertFalse(offered.isEmpty, ours)
+        for candidate in offered {
+            if turn == nil {
+                XCTAssertEqual(candidate.address, "127.0.0.1", candidate.line)
+            } else {
+                XCTAssertEqual(candidate.type, "relay", "relay-only: the host address stays private; \(candidate.line)")
+                XCTAssertTrue(candidate.port.map(Coturn.relayPorts.contains) ?? false, candidate.line)
+            }
+        }
+        local.drive()
+        XCTAssertTrue(loop.run(until: { local.connected || local.failure != nil }, timeout: .seconds(10)),
+                      "not connected: \(local.events.suffix(5))\n\(aiortc.process.standardError.suffix(1500))")
+        guard local.connected else { throw ExternalToolError("rtcswarm and aiortc did not connect") }
+        let setup = loop.now() - started
+
+        let video = try PatternVideo(codec: codec, resolution: size)
+        var sent = 0
+        var keyframesAnswered = 0
+        for _ in 0..<Self.frames {
+            if local.keyframeRequests > keyframesAnswered {
+                keyframesAnswered = local.keyframeRequests
+                video.requestKeyframe()
+            }
+            if let frame = try video.next(at: loop.now()), local.peer.send(frame, mid: "1", now: loop.now()) { sent += 1 }
+            local.drive()
+            _ = loop.run(until: { false }, timeout: .milliseconds(33))
+        }
+        XCTAssertTrue(loop.run(until: { local.videoFramesReceived >= Self.frames }, timeout: .seconds(5)))
+        // aiortc reports once it has decoded what we sent, after lingering half a second.
+        _ = loop.run(until: { false }, timeout: .milliseconds(1200))
+        let summary = try aiortc.summary()
+
+        let received = local.events.compactMap { if case .frame(let frame) = $0 { frame } else { nil } }
+        let videoIn = received.filter { $0.kind == .video }
+        let sizes = Set(videoIn.filter(\.isKeyframe).compactMap { try? BitstreamInspector.inspect($0.data, codec: codec).resolution })
+        XCTAssertEqual(sent, Self.frames)
+        XCTAssertNil(summary.error, aiortc.process.standardError.suffix(1500).description)
+        XCTAssertEqual(summary.codecs["video"], "video/\(codec.rawValue)")
+        XCTAssertEqual(summary.videoFramesDecoded, sent, "aiortc decoded every frame rtcswarm sent")
+        XCTAssertEqual(summary.videoResolutions, [size.description: sent])
+        XCTAssertEqual(videoIn.count, summary.videoFramesSent, "rtcswarm reassembled every frame aiortc sent")
+        XCTAssertEqual(sizes, [size], "aiortc's keyframes are \(size)")
+        XCTAssertEqual(received.filter { $0.kind == .audio }.count, summary.audioFramesSent, "every Opus packet from aiortc")
+        print("rtcswarm \(role) vs aiortc, \(codec.rawValue) \(size): connected \(setup.milliseconds) ms after start (aiortc: \(String(format: "%.0f", summary.setupMs ?? -1)) ms after its remote description); rtcswarm sent \(sent), aiortc decoded " +
+              "\(summary.videoFramesDecoded); aiortc sent \(summary.videoFramesSent), rtcswarm got \(videoIn.count); keyframe requests \(keyframesAnswered)")
+        local.peer.close(now: loop.now())
+        local.drive()
+        return (local, summary)
+    }
+}
