@@ -18,7 +18,7 @@ final class JanusAiortcInteropTests: XCTestCase {
     private func echo(video: String) throws {
         let python = try PythonPeers.python()
         let executable = try ExternalTool.require("janus", installHint: "apt-get install janus")
-        let janus = try JanusServer(executable: executable, shim: JanusServer.loopbackShim())
+        let janus = try JanusServer(executable: executable, shim: LoopbackShim.library())
         defer { janus.stop() }
         XCTAssertTrue(try JanusServer.waitUntilAnswering(janus, loop: EventLoop()), janus.log.suffix(1500).description)
         let frames = 30

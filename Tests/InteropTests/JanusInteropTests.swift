@@ -18,7 +18,7 @@ final class JanusInteropTests: XCTestCase {
 
     override func setUpWithError() throws {
         let executable = try ExternalTool.require("janus", installHint: "apt-get install janus")
-        let server = try JanusServer(executable: executable, shim: try JanusServer.loopbackShim())
+        let server = try JanusServer(executable: executable, shim: try LoopbackShim.library())
         janus = server
         loop = try EventLoop()
         api = Endpoint(scheme: .http, host: "127.0.0.1", port: server.port, path: "/janus")

@@ -14,7 +14,7 @@ import XCTest
 final class JanusMediaInteropTests: XCTestCase {
     private func startJanus() throws -> (JanusServer, EventLoop, Endpoint) {
         let executable = try ExternalTool.require("janus", installHint: "apt-get install janus")
-        let janus = try JanusServer(executable: executable, shim: try JanusServer.loopbackShim())
+        let janus = try JanusServer(executable: executable, shim: try LoopbackShim.library())
         let loop = try EventLoop()
         guard try JanusServer.waitUntilAnswering(janus, loop: loop) else {
             janus.stop()

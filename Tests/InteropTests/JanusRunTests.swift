@@ -12,7 +12,7 @@ import XCTest
 final class JanusRunTests: XCTestCase {
     func testEchoPeersRunThroughJanusEchoTestAndMeasureTheirStreams() throws {
         let executable = try ExternalTool.require("janus", installHint: "apt-get install janus")
-        let janus = try JanusServer(executable: executable, shim: try JanusServer.loopbackShim())
+        let janus = try JanusServer(executable: executable, shim: try LoopbackShim.library())
         defer { janus.stop() }
         guard try JanusServer.waitUntilAnswering(janus, loop: try EventLoop()) else {
             return XCTFail("Janus did not start: \(janus.log.suffix(2000))")

@@ -18,14 +18,6 @@ final class JanusServer {
     /// The plugins these tests use; every other one is disabled.
     static let plugins = ["libjanus_echotest.so", "libjanus_videoroom.so"]
 
-    /// The LD_PRELOAD shim that clears IFF_LOOPBACK on `lo` (Tests/Interop/loopback_ifaddrs.c,
-    /// built by scripts/run-tests.sh): without it Janus skips `lo`, libnice falls back to
-    /// every other interface, and Janus would listen on addresses that are not loopback.
-    static func loopbackShim() throws -> URL {
-        try ExternalTool.require(ExternalTool.repositoryRoot.appendingPathComponent(".build/interop/libloopback_ifaddrs.so").path,
-                                 installHint: "scripts/run-tests.sh builds it from Tests/Interop/loopback_ifaddrs.c")
-    }
-
     init(executable: URL, shim: URL) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("rtcswarm-janus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
