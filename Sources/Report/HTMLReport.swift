@@ -21,6 +21,7 @@ public enum HTMLReport {
         <p class="verdict \(report.passed ? "pass" : "fail")">\(Format.escape(MarkdownSummary.verdict(report)))</p>
 
         """
+        html += (report.warnings ?? []).map { "<p class=\"verdict fail\">Warning: \(Format.escape($0))</p>" }.joined()
         html += figuresTable(report)
         html += thresholdsTable(report)
         html += "<h2>Charts</h2><div class=\"charts\">"

@@ -7,6 +7,7 @@ public enum MarkdownSummary {
         lines.append("")
         lines.append("**\(verdict(report))**")
         lines.append("")
+        for warning in report.warnings ?? [] { lines += ["Warning: \(warning)", ""] }
         let rows = SummaryRows.rows(for: report.cells)
         if !rows.isEmpty {
             lines.append("| figure | " + report.cells.map(\.label).joined(separator: " | ") + " |")

@@ -24,6 +24,9 @@ public struct RunReport: Codable, Equatable, Sendable {
     public var abortReason: String?
     public var cells: [CellReport]
     public var workers: [WorkerReport]
+    /// What the run could not do as asked but that did not stop it (encoders that fell
+    /// behind real time, say), in words for the reader.
+    public var warnings: [String]?
 
     public init(rtcswarmVersion: String, scenarioName: String, resolvedScenario: String, seed: UInt64, startedAt: String,
                 durationS: Double, interrupted: Bool = false, invalidReason: String? = nil, abortReason: String? = nil,

@@ -48,6 +48,7 @@ public final class ScenarioRunner {
     public let loaded: LoadedScenario
     public let options: Options
     private var interrupted = false
+    private var warnings: [String] = []
 
     public init(loaded: LoadedScenario, options: Options) {
         self.loaded = loaded
@@ -89,6 +90,7 @@ public final class ScenarioRunner {
         }
         report.durationS = (MonotonicClock.now() - wallStart).milliseconds / 1000
         report.interrupted = interrupted
+        report.warnings = warnings.isEmpty ? nil : warnings
         if let worst = report.workers.max(by: { $0.lagP99Ms < $1.lagP99Ms }), worst.lagP99Ms > 50 {
             report.invalidReason = "event-loop lag p99 \(Self.format(worst.lagP99Ms)) ms in worker \(worst.index) exceeds 50 ms"
         } else if let dropping = report.workers.first(where: { $0.socketDrops > 0 }) {
@@ -231,6 +233,12 @@ public final class ScenarioRunner {
             return ThresholdOutcome(expr: spec.expr, passed: verdict.passed, measured: verdict.measured, abortOnFail: spec.abortOnFail ?? false)
         }
         let workerReports = results.keys.sorted().compactMap { results[$0]?.report }
+        let late = results.values.reduce(0) { $0 + $1.lateFrames }
+        if late > 0 {
+            warnings.append("\(cell.label): the encoders fell behind real time by \(late) frames: this machine cannot encode the "
+                            + "scenario's tracks at their frame rate; lower the resolution or fps, or use fewer distinct tracks per worker")
+        }
+        warnings.append(contentsOf: Set(results.values.flatMap(\.encoderErrors)).sorted().map { "\(cell.label): encoder failed: \($0)" })
         return .success((CellReport(label: cell.label, parameters: cell.parameters, metrics: metrics, thresholds: outcomes,
                                     timeSeries: samples, peers: records, serverSamples: serverSamples), workerReports))
     }

@@ -30,4 +30,8 @@ public struct WorkerResult: Codable, Sendable {
     public var report: WorkerReport
     /// Set when a threshold with abort_on_fail failed in this worker.
     public var abortedBy: String?
+    /// Frames this worker's encoders made later than their frame interval (the machine
+    /// could not encode the tracks in real time), and encoder failures.
+    public var lateFrames: Int
+    public var encoderErrors: [String]
 }

@@ -93,6 +93,7 @@ public final class WorkerSession {
                                   rssMB: ProcessCPU.maxResidentMegabytes(), lagP50Ms: lag?.percentile(50) ?? 0,
                                   lagP99Ms: lag?.percentile(99) ?? 0, lagMaxMs: lag?.max ?? 0, socketDrops: recorder.socketDrops,
                                   sendErrors: 0)
-        onMessage(WorkerMessage(result: WorkerResult(metrics: recorder.metrics, report: report, abortedBy: abortedBy)))
+        onMessage(WorkerMessage(result: WorkerResult(metrics: recorder.metrics, report: report, abortedBy: abortedBy,
+                                                     lateFrames: fanout.lateFrames, encoderErrors: fanout.errors)))
     }
 }

@@ -243,4 +243,22 @@ final class CallRunTests: XCTestCase {
         XCTAssertEqual(ample.lossPct, 0)
         XCTAssertEqual(ample.freezeCount, 0)
     }
+
+    /// Issue 4: a track this machine cannot encode in real time (2160p at 30 fps on two
+    /// cores) is reported, not silently sent at a lower rate.
+    func testATrackTooBigToEncodeInRealTimeIsReported() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("late-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let text = """
+        { name: "late", duration_s: 3, target: { kind: "builtin-room" },
+          groups: [{ role: "pair", count: 1, media: { video: { codec: "h264", resolution: "3840x2160", fps: 60, bitrate_kbps: 8000 },
+                                                       audio: { enabled: false } } }] }
+        """
+        let (report, _) = ScenarioRunner(loaded: try ScenarioLoader.load(text: text),
+                                         options: .init(folder: out, version: "test", progress: { _ in })).run()
+        let warning = try XCTUnwrap(report.warnings?.first, "a 4K60 encode on this machine falls behind")
+        XCTAssertTrue(warning.contains("the encoders fell behind real time by"), warning)
+        XCTAssertTrue(MarkdownSummary.render(report).contains("Warning: default: the encoders fell behind"))
+    }
 }
