@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "RtcswarmCLITests", dependencies: ["RtcswarmCLI", "Report", "Metrics", "WebRTCTestKit"]),
         .testTarget(name: "SignalingTests", dependencies: ["Signaling", "Net", "SDP", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "RoomServerTests", dependencies: ["RoomServer", "Signaling", "Net", "RTCBase", "WebRTCTestKit"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "EventLoop", "RoomServer", "Signaling", "Net", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "EventLoop", "RoomServer", "Signaling", "Net", "Media", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "WebRTCTestKit"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "Metrics", "WebRTCTestKit"]),
         .testTarget(

@@ -50,7 +50,7 @@ final class MediaCall {
         if media.audio != nil {
             transceivers.append(PeerTransceiver(mid: "0", kind: .audio, direction: media.direction, codecs: [.opus()]))
         }
-        if case .video(let codec, _, _, _, _) = media.video {
+        if case .video(let codec, _, _, _, _, _) = media.video {
             let capability: CodecCapability = switch codec {
             case .h264: .h264()
             case .vp9: .vp9()
@@ -117,7 +117,7 @@ final class MediaCall {
     private func observer(for frame: ReceivedFrame) -> ReceivedStreamObserver {
         if let existing = observers[frame.mid] { return existing }
         var published: String?
-        if case .video(_, let width, let height, _, _) = media.video { published = "\(width)x\(height)" }
+        if case .video(_, let width, let height, _, _, _) = media.video { published = "\(width)x\(height)" }
         let observer = ReceivedStreamObserver(codec: frame.codec, publishedResolution: frame.codec.isVideo ? published : nil)
         observers[frame.mid] = observer
         return observer
@@ -147,7 +147,7 @@ final class MediaCall {
             for received in stats.received {
                 let observer = observers[received.mid] ?? ReceivedStreamObserver(codec: received.codec, publishedResolution: nil)
                 var frameRate = 50.0
-                if case .video(_, _, _, let fps, _) = media.video, received.codec.isVideo { frameRate = Double(fps) }
+                if case .video(_, _, _, let fps, _, _) = media.video, received.codec.isVideo { frameRate = Double(fps) }
                 streams.append(observer.record(received, frameRate: frameRate))
             }
         }

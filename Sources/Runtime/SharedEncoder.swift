@@ -12,7 +12,9 @@ import Synchronization
 /// keyframe. The loop never waits for the encoder.
 public final class SharedEncoder: @unchecked Sendable {
     public enum Track: Hashable, Sendable {
-        case video(codec: MediaCodec, width: Int, height: Int, fps: Int, bitrate: Int)
+        /// Generated frames encoded with `codec`, or with `file` a user's content: a .y4m
+        /// encoded like the pattern, or an .ivf / Annex-B .h264 file sent as it is, looped.
+        case video(codec: MediaCodec, width: Int, height: Int, fps: Int, bitrate: Int, file: String?)
         case audio(channels: Int, bitrate: Int)
     }
 
@@ -65,7 +67,9 @@ public final class SharedEncoder: @unchecked Sendable {
     private func encodeLoop() {
         do {
             switch track {
-            case .video(let codec, let width, let height, let fps, let bitrate):
+            case .video(let codec, _, _, let fps, let bitrate, let file?):
+                try sendFile(file, codec: codec, fps: fps, bitrate: bitrate)
+            case .video(let codec, let width, let height, let fps, let bitrate, nil):
                 try encodeVideo(codec: codec, width: width, height: height, fps: fps, bitrate: bitrate)
             case .audio(let channels, let bitrate):
                 try encodeAudio(channels: channels, bitrate: bitrate)
@@ -86,6 +90,41 @@ public final class SharedEncoder: @unchecked Sendable {
             return EncodedMediaFrame(codec: peerCodec, bytes: encoded.bytes, isKeyframe: encoded.isKeyframe,
                                      rtpTimestamp: encoded.rtpTimestamp, captureTime: captureTime,
                                      width: encoded.width, height: encoded.height)
+        }
+    }
+
+    /// A user's file as the source: .y4m frames go through the encoder like the pattern
+    /// (looped); .ivf and .h264 frames are sent as they are, looped, their RTP timestamps
+    /// continuing across the loop. Keyframe requests reach only the .y4m encoder.
+    private func sendFile(_ path: String, codec: MediaCodec, fps: Int, bitrate: Int) throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let interval = Duration.nanoseconds(1_000_000_000 / Int64(max(1, fps)))
+        let ticks = UInt32(90_000 / max(1, fps))
+        let peerCodec = PeerCodec(rawValue: codec.rawValue) ?? .vp8
+        if path.hasSuffix(".y4m") {
+            let reader = try Y4mReader(bytes: bytes)
+            let encoder = try VideoEncoderConfig(codec: codec, bitrate: bitrate, frameRate: Double(fps)).makeEncoder()
+            try paced(interval: interval) { index, captureTime in
+                if keyframeWanted.exchange(false, ordering: .relaxed) { encoder.requestKeyframe() }
+                let frame = VideoFrame(image: reader.image(at: index % reader.frameCount), index: index, captureTime: captureTime)
+                guard let encoded = try encoder.encode(frame) else { return nil }
+                return EncodedMediaFrame(codec: peerCodec, bytes: encoded.bytes, isKeyframe: encoded.isKeyframe,
+                                         rtpTimestamp: encoded.rtpTimestamp, captureTime: captureTime,
+                                         width: encoded.width, height: encoded.height)
+            }
+            return
+        }
+        var frames = AnnexB.accessUnits(in: bytes)
+        if path.hasSuffix(".ivf") {
+            let reader = try IvfReader(bytes: bytes)
+            frames = (0..<reader.frameCount).map(reader.frame(at:))
+        }
+        guard !frames.isEmpty else { throw MediaError(.invalidInput, "\(path) holds no frames") }
+        try paced(interval: interval) { index, captureTime in
+            let bytes = frames[index % frames.count]
+            let keyframe = (try? BitstreamInspector.inspect(bytes, codec: codec))?.isKeyframe ?? (index % frames.count == 0)
+            return EncodedMediaFrame(codec: peerCodec, bytes: bytes, isKeyframe: keyframe, rtpTimestamp: UInt32(truncatingIfNeeded: index) &* ticks,
+                                     captureTime: captureTime)
         }
     }
 

@@ -59,14 +59,15 @@ public final class WorkerRun {
                 let settings = CallPeer.Settings(
                     target: target, transport: transport, names: names, room: peer.room ?? "room", id: id, group: peer.group,
                     role: peer.side.rawValue, seed: seed, localAddress: Self.localAddress(group),
-                    video: Self.videoTrack(group, target: scenario.target), audio: Self.audioTrack(group),
+                    video: try Self.videoTrack(group, target: scenario.target, groupIndex: peer.group), audio: Self.audioTrack(group),
                     impairment: (group.impairment?.send, group.impairment?.receive))
                 peers.append(CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout))
             case .publisher, .player, .echo:
                 let direction: MediaDirection = group.role == .publisher ? .sendonly : group.role == .player ? .recvonly : .sendrecv
                 let settings = ServerPeer<SRSCallSetup>.Settings(
                     id: id, group: peer.group, role: group.role.rawValue, seed: seed, localAddress: Self.localAddress(group),
-                    media: MediaCall.Media(video: Self.videoTrack(group, target: scenario.target), audio: Self.audioTrack(group),
+                    media: MediaCall.Media(video: try Self.videoTrack(group, target: scenario.target, groupIndex: peer.group),
+                                           audio: Self.audioTrack(group),
                                            direction: direction),
                     impairment: (group.impairment?.send, group.impairment?.receive), tls: tls)
                 peers.append(try Self.serverPeer(for: scenario.target, role: group.role, stream: peer.stream ?? "livestream",
@@ -125,17 +126,29 @@ public final class WorkerRun {
         group.ice?.localAddresses?.first.flatMap { SocketAddress(host: $0, port: 0) } ?? SocketAddress(ipv4: 127, 0, 0, 1, port: 0)
     }
 
-    /// The group's video with the documented defaults (VP8, H.264 on SRS, 640x360, 30 fps, 800 kbps).
-    static func videoTrack(_ group: PeerGroup, target: Target) -> SharedEncoder.Track? {
+    /// The group's video with the documented defaults (VP8, H.264 on SRS, 640x360, 30 fps,
+    /// 800 kbps), or a user's file with the codec and size its header says.
+    static func videoTrack(_ group: PeerGroup, target: Target, groupIndex: Int) throws(TargetError) -> SharedEncoder.Track? {
         let video = group.media?.video
         guard video?.enabled ?? true else { return nil }
-        let codec: MediaCodec = switch video?.codec ?? (target.kind == .srs ? .h264 : .vp8) {
+        var codec: MediaCodec = switch video?.codec ?? (target.kind == .srs ? .h264 : .vp8) {
         case .vp8: .vp8
         case .vp9: .vp9
         case .h264: .h264
         }
-        return .video(codec: codec, width: video?.resolution?.width ?? 640, height: video?.resolution?.height ?? 360,
-                      fps: video?.fps ?? 30, bitrate: (video?.bitrateKbps ?? 800) * 1000)
+        var width = video?.resolution?.width ?? 640
+        var height = video?.resolution?.height ?? 360
+        let fps = video?.fps ?? 30
+        let bitrate = (video?.bitrateKbps ?? 800) * 1000
+        if let file = video?.file {
+            do {
+                let header = try MediaFileHeader(path: file, encodeWith: codec)
+                (codec, width, height) = (header.codec, header.width, header.height)
+            } catch {
+                throw TargetError("groups[\(groupIndex)].media.video.file: \(file): \(error)")
+            }
+        }
+        return .video(codec: codec, width: width, height: height, fps: fps, bitrate: bitrate, file: video?.file)
     }
 
     /// The group's audio with the documented defaults (Opus mono, 32 kbps).

@@ -137,6 +137,9 @@ public struct VideoSettings: Codable, Equatable, Sendable {
     public var resolution: Resolution?
     public var fps: Int?
     public var bitrateKbps: Int?
+    /// The user's content instead of the test pattern: a .y4m (encoded with `codec`), or an
+    /// .ivf (VP8/VP9) or Annex-B .h264 file sent as it is; looped.
+    public var file: String?
 }
 
 public struct AudioSettings: Codable, Equatable, Sendable {

@@ -1,6 +1,7 @@
 import EventLoop
 import Foundation
 import Glibc
+import Media
 import Metrics
 import Report
 import RoomServer
@@ -260,5 +261,41 @@ final class CallRunTests: XCTestCase {
         let warning = try XCTUnwrap(report.warnings?.first, "a 4K60 encode on this machine falls behind")
         XCTAssertTrue(warning.contains("the encoders fell behind real time by"), warning)
         XCTAssertTrue(MarkdownSummary.render(report).contains("Warning: default: the encoders fell behind"))
+    }
+
+    /// Issue 4: a user's pre-encoded .ivf is sent as it is, looped, and players receive it
+    /// at the file's size; a missing file stops the run naming the field.
+    func testAnIVFFileIsSentAsItIsAndItsSizeIsWhatPlayersSee() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("file-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        // 30 VP8 frames of 256x144 from the media layer, written as an IVF file.
+        let encoder = try VideoEncoderConfig(codec: .vp8, bitrate: 300_000).makeEncoder()
+        var source = VideoSource()
+        var writer = IvfWriter(codec: .vp8, resolution: Media.Resolution(width: 256, height: 144))
+        for index in 0..<30 {
+            if let frame = try encoder.encode(source.frame(index: index, width: 256, height: 144, captureTime: .zero)) {
+                writer.append(frame.bytes, timestamp: UInt64(index))
+            }
+        }
+        let file = out.appendingPathComponent("clip.ivf")
+        try Data(writer.bytes).write(to: file)
+        let text = """
+        { name: "file", duration_s: 4, target: { kind: "builtin-room" },
+          groups: [{ role: "pair", count: 1, media: { video: { file: "\(file.path)" }, audio: { enabled: false } } }] }
+        """
+        let (report, outcome) = ScenarioRunner(loaded: try ScenarioLoader.load(text: text),
+                                               options: .init(folder: out, version: "test", progress: { _ in })).run()
+        XCTAssertEqual(outcome, .passed)
+        for peer in try XCTUnwrap(report.cells.first?.peers) {
+            let video = try XCTUnwrap(peer.streams.first { $0.kind == "video" })
+            XCTAssertGreaterThan(video.framesReceived, 60, "30 frames looped for several seconds at 30 fps")
+            XCTAssertEqual(video.resolutions.keys.sorted(), ["256x144"])
+            XCTAssertEqual(video.resolutionSurvival, 100)
+        }
+        let missing = try ScenarioLoader.load(text: text.replacingOccurrences(of: file.path, with: "/nonexistent/clip.ivf"))
+        let (_, refused) = ScenarioRunner(loaded: missing, options: .init(folder: out, version: "test", progress: { _ in })).run()
+        guard case .couldNotRun(let reason) = refused else { return XCTFail("expected could-not-run, got \(refused)") }
+        XCTAssertTrue(reason.hasPrefix("groups[0].media.video.file: /nonexistent/clip.ivf: "), reason)
     }
 }
