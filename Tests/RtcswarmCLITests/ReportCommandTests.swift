@@ -49,3 +49,25 @@ final class ReportCommandTests: XCTestCase {
         XCTAssertTrue(missing.error.hasPrefix("error: "), missing.error)
     }
 }
+
+final class RunCommandTests: XCTestCase {
+    /// A threshold that cannot be met: exit code 4, and junit.xml names the case with the
+    /// measured value; the last line is the report folder.
+    func testAnUnmeetableThresholdExitsFourWithTheFailureInJUnit() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString)")
+        let file = folder.appendingPathComponent("s.json5")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("""
+        { name: "t", duration_s: 2, target: { kind: "builtin-room" }, groups: [{ role: "member", count: 4 }],
+          thresholds: ["join_ms.max < 0"] }
+        """.utf8).write(to: file)
+        let captured = CapturedConsole()
+        let out = folder.appendingPathComponent("report")
+        XCTAssertEqual(Rtcswarm.main(["run", file.path, "--workers", "1", "--out", out.path], console: captured.console), .thresholdFailed)
+        XCTAssertEqual(captured.outLines.withLock { $0.last }, out.path)
+        let junit = try String(contentsOf: out.appendingPathComponent("junit.xml"), encoding: .utf8)
+        XCTAssertTrue(junit.contains("<failure message=\"join_ms.max &lt; 0 failed: measured "), junit)
+        XCTAssertTrue(captured.out.contains("**FAILED: 1 threshold(s)**"), captured.out)
+    }
+}
