@@ -15,6 +15,9 @@ public final class HTTPClientHost {
     private let timer: DeadlineTimer
     private var completion: ((HTTPClientEvent) -> Void)?
 
+    /// The exchange has ended (answered, failed or cancelled).
+    public var isFinished: Bool { completion == nil }
+
     /// Connects to `address` and sends `request` (whose `Host` field names the server);
     /// `tls` wraps the exchange in TLS for `serverName`. A connection that fails is
     /// reported through `completion` as a failed request, like every other failure.

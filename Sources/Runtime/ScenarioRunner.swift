@@ -186,6 +186,8 @@ public final class ScenarioRunner {
 
         var samples: [TimeSample] = []
         var serverSamples: [ServerSample] = []
+        let srsPoller = scenario.target.kind == .srs ? SRSStatsPoller(loop: loop, target: target) : nil
+        srsPoller?.poll()
         var lastRelayed = 0
         let duration = Double(plan.durationMs) / 1000
         let deadline = runStart + .milliseconds(plan.durationMs) + .seconds(15)
@@ -207,6 +209,10 @@ public final class ScenarioRunner {
                     "messages_relayed_per_s": Double(stats.messagesRelayed - lastRelayed),
                 ]))
                 lastRelayed = stats.messagesRelayed
+            }
+            if let srsPoller {
+                if !srsPoller.latest.isEmpty { serverSamples.append(ServerSample(tS: t, values: srsPoller.latest)) }
+                srsPoller.poll()
             }
             if let last = samples.last {
                 options.progress(progressLine(cell: cell, index: index, total: total, t: min(t, duration), duration: duration,

@@ -32,6 +32,10 @@ final class SRSRunTests: XCTestCase {
             XCTAssertGreaterThan(video.framesReceived, 100)
             XCTAssertEqual(video.resolutionSurvival, 100)
         }
+        // SRS's own figures on the run's time axis: one publisher and three players.
+        let server = try XCTUnwrap(report.cells.first?.serverSamples.last, "SRS's API was sampled")
+        XCTAssertEqual(server.values["clients"], 4)
+        XCTAssertNotNil(server.values["cpu_pct"])
         print("srs: setup p95 \(report.cells[0].metrics.value(at: MetricAddress(.setupMs, .p95)) ?? -1) ms, "
               + "first_frame p95 \(report.cells[0].metrics.value(at: MetricAddress(.firstFrameMs, .p95)) ?? -1) ms")
     }
