@@ -64,14 +64,19 @@ public struct StreamRecord: Codable, Equatable, Sendable {
     /// Resolution (`1280x720`) -> frames received at it.
     public var resolutions: [String: Int]
     public var latencyMs: Double?
+    /// On fully decoded (sampled) streams: mean PSNR of the Y plane against the regenerated
+    /// reference, frames decoded, and frames whose frame code read back.
     public var psnrDb: Double?
+    public var framesDecoded: Int?
+    public var frameCodesRead: Int?
     public var nacks: Int
     public var plis: Int
 
     public init(kind: String, codec: String, packetsReceived: Int, packetsExpected: Int, lossPct: Double, residualLossPct: Double,
                 burstMax: Int, jitterMs: Double, framesReceived: Int = 0, frameLossPct: Double = 0, fps: Double = 0,
                 freezeCount: Int = 0, freezeMs: Double = 0, resolutionSurvival: Double? = nil, resolutions: [String: Int] = [:],
-                latencyMs: Double? = nil, psnrDb: Double? = nil, nacks: Int = 0, plis: Int = 0) {
+                latencyMs: Double? = nil, psnrDb: Double? = nil, framesDecoded: Int? = nil, frameCodesRead: Int? = nil,
+                nacks: Int = 0, plis: Int = 0) {
         self.kind = kind
         self.codec = codec
         self.packetsReceived = packetsReceived
@@ -89,6 +94,8 @@ public struct StreamRecord: Codable, Equatable, Sendable {
         self.resolutions = resolutions
         self.latencyMs = latencyMs
         self.psnrDb = psnrDb
+        self.framesDecoded = framesDecoded
+        self.frameCodesRead = frameCodesRead
         self.nacks = nacks
         self.plis = plis
     }

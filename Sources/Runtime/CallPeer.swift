@@ -24,6 +24,8 @@ public final class CallPeer: PeerDriver {
         public var video: SharedEncoder.Track?
         public var audio: SharedEncoder.Track?
         public var impairment: (send: ImpairmentSchedule?, receive: ImpairmentSchedule?)
+        /// Fully decode what this peer receives (it is in the decoded sample).
+        public var decode = false
         public var setupTimeout: Duration = .seconds(20)
     }
 
@@ -43,7 +45,7 @@ public final class CallPeer: PeerDriver {
         self.settings = settings
         self.recorder = recorder
         call = MediaCall(loop: loop, recorder: recorder, fanout: fanout,
-                         media: .init(video: settings.video, audio: settings.audio, direction: .sendrecv))
+                         media: .init(video: settings.video, audio: settings.audio, direction: .sendrecv, decode: settings.decode))
         call.onConnected = { [weak self] in
             guard let self, self.state == .connecting else { return }
             self.state = .connected

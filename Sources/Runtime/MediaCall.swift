@@ -16,6 +16,8 @@ final class MediaCall {
         /// What this side does with each kind: send and receive (calls, echo), send only
         /// (publishers), receive only (players).
         var direction: MediaDirection
+        /// Fully decode what this peer receives (the sampled streams, `run.decode_sample_pct`).
+        var decode = false
     }
 
     private let loop: EventLoop
@@ -118,7 +120,8 @@ final class MediaCall {
         if let existing = observers[frame.mid] { return existing }
         var published: String?
         if case .video(_, let width, let height, _, _, _) = media.video { published = "\(width)x\(height)" }
-        let observer = ReceivedStreamObserver(codec: frame.codec, publishedResolution: frame.codec.isVideo ? published : nil)
+        let observer = ReceivedStreamObserver(codec: frame.codec, publishedResolution: frame.codec.isVideo ? published : nil,
+                                              decode: media.decode)
         observers[frame.mid] = observer
         return observer
     }

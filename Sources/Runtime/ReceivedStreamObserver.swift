@@ -20,9 +20,13 @@ final class ReceivedStreamObserver {
     private var latencyTotal = 0.0
     private var latencySamples = 0
 
-    init(codec: PeerCodec, publishedResolution: String?) {
+    /// Set for the sampled streams that are fully decoded.
+    private let decoder: SampledDecoder?
+
+    init(codec: PeerCodec, publishedResolution: String?, decode: Bool = false) {
         self.codec = codec
         self.publishedResolution = publishedResolution
+        decoder = decode && codec.isVideo ? MediaCodec(rawValue: codec.rawValue).map(SampledDecoder.init) : nil
     }
 
     /// `captureTime` is the sender's, when it is known (same worker).
@@ -38,6 +42,7 @@ final class ReceivedStreamObserver {
         firstTimestamp = firstTimestamp ?? frame.rtpTimestamp
         lastTimestamp = frame.rtpTimestamp
         guard codec.isVideo else { return }
+        decoder?.decode(frame)
         if frame.isKeyframe, let mediaCodec = MediaCodec(rawValue: codec.rawValue),
            let size = (try? BitstreamInspector.inspect(frame.data, codec: mediaCodec))?.resolution {
             currentResolution = "\(size.width)x\(size.height)"
@@ -68,6 +73,7 @@ final class ReceivedStreamObserver {
             freezeMs: freezes.reduce(0, +) * 1000,
             resolutionSurvival: codec.isVideo && known > 0 ? Double(resolutions[publishedResolution ?? ""] ?? 0) / Double(known) * 100 : nil,
             resolutions: resolutions, latencyMs: latencySamples > 0 ? latencyTotal / Double(latencySamples) : nil,
+            psnrDb: decoder?.psnrMean, framesDecoded: decoder?.decoded, frameCodesRead: decoder?.codesRead,
             nacks: statistics.nacksSent, plis: statistics.plisSent + statistics.firsSent)
     }
 

@@ -51,6 +51,7 @@ public final class RunRecorder {
             metrics.record(Double(stream.freezeCount), in: .freezeCount)
             metrics.record(stream.freezeMs, in: .freezeMs)
             if let survival = stream.resolutionSurvival { metrics.record(survival, in: .resolutionSurvival) }
+            if let psnr = stream.psnrDb { metrics.record(psnr, in: .psnrDb) }
         }
         onRecord(record)
     }

@@ -49,6 +49,7 @@ public final class WorkerRun {
             let seed = scenario.effectiveSeed &+ (UInt64(peer.group) << 33 | UInt64(peer.index) << 1
                 | (peer.side == .callee ? 1 : 0)) &* 0x9E37_79B9
             let id = "g\(peer.group)-\(peer.index)" + (peer.side == .single ? "" : "-\(peer.side.rawValue)")
+            let decode = Self.isSampled(peer, percent: scenario.run?.decodeSamplePct ?? 5)
             switch group.role {
             case .member:
                 let settings = RoomMemberPeer.Settings(
@@ -60,7 +61,7 @@ public final class WorkerRun {
                     target: target, transport: transport, names: names, room: peer.room ?? "room", id: id, group: peer.group,
                     role: peer.side.rawValue, seed: seed, localAddress: Self.localAddress(group),
                     video: try Self.videoTrack(group, target: scenario.target, groupIndex: peer.group), audio: Self.audioTrack(group),
-                    impairment: (group.impairment?.send, group.impairment?.receive))
+                    impairment: (group.impairment?.send, group.impairment?.receive), decode: decode)
                 peers.append(CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout))
             case .publisher, .player, .echo:
                 let direction: MediaDirection = group.role == .publisher ? .sendonly : group.role == .player ? .recvonly : .sendrecv
@@ -68,7 +69,7 @@ public final class WorkerRun {
                     id: id, group: peer.group, role: group.role.rawValue, seed: seed, localAddress: Self.localAddress(group),
                     media: MediaCall.Media(video: try Self.videoTrack(group, target: scenario.target, groupIndex: peer.group),
                                            audio: Self.audioTrack(group),
-                                           direction: direction),
+                                           direction: direction, decode: decode),
                     impairment: (group.impairment?.send, group.impairment?.receive), tls: tls)
                 peers.append(try Self.serverPeer(for: scenario.target, role: group.role, stream: peer.stream ?? "livestream",
                                                  endpoint: target.endpoint, settings: settings, seed: seed, loop: loop,
@@ -119,6 +120,14 @@ public final class WorkerRun {
         case .builtinRoom, .room:
             throw TargetError("groups[\(groupIndex)]: role \"\(role.rawValue)\" needs a media server target (srs, whip, whep, janus)")
         }
+    }
+
+    /// Whether this peer fully decodes what it receives: about `percent` of the peers of
+    /// each group, always its first, chosen from the plan so the choice does not depend on
+    /// the worker count (`run.decode_sample_pct`).
+    static func isSampled(_ peer: ExecutionPlan.Peer, percent: Double) -> Bool {
+        let key = Double(peer.index * 2 + (peer.side == .callee ? 1 : 0))
+        return key == 0 || ((key + 1) * percent / 100).rounded(.down) > (key * percent / 100).rounded(.down)
     }
 
     /// The first configured local address (port 0: a fresh port per peer), 127.0.0.1 by default.

@@ -305,4 +305,27 @@ final class CallRunTests: XCTestCase {
         guard case .couldNotRun(let reason) = refused else { return XCTFail("expected could-not-run, got \(refused)") }
         XCTAssertTrue(reason.hasPrefix("groups[0].media.video.file: /nonexistent/clip.ivf: "), reason)
     }
+
+    /// Sampled full decoding (issue 6): with every stream in the sample, each decoded frame's
+    /// block code reads back and its PSNR against the regenerated reference is measured.
+    func testDecodedStreamsReadTheirFrameCodesAndMeasurePSNR() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("decode-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let text = """
+        { name: "decode", duration_s: 3, target: { kind: "builtin-room" }, run: { decode_sample_pct: 100 },
+          groups: [{ role: "pair", count: 1, media: { video: { codec: "vp8", resolution: "320x180", bitrate_kbps: 500 } } }] }
+        """
+        let (report, outcome) = ScenarioRunner(loaded: try ScenarioLoader.load(text: text),
+                                               options: .init(folder: out, version: "test", progress: { _ in })).run()
+        XCTAssertEqual(outcome, .passed)
+        for peer in try XCTUnwrap(report.cells.first?.peers) {
+            let video = try XCTUnwrap(peer.streams.first { $0.kind == "video" })
+            let decoded = try XCTUnwrap(video.framesDecoded)
+            XCTAssertGreaterThan(decoded, 50)
+            XCTAssertEqual(video.frameCodesRead, decoded, "frame identity survives the whole trip")
+            XCTAssertGreaterThanOrEqual(try XCTUnwrap(video.psnrDb), 30)
+        }
+        XCTAssertNotNil(report.cells.first?.metrics.value(at: MetricAddress(.psnrDb, .min)))
+    }
 }
