@@ -24,6 +24,7 @@ public final class CallPeer: PeerDriver {
         public var video: SharedEncoder.Track?
         public var audio: SharedEncoder.Track?
         public var impairment: (send: ImpairmentSchedule?, receive: ImpairmentSchedule?)
+        public var ice = ICEConfiguration()
         /// Fully decode what this peer receives (it is in the decoded sample).
         public var decode = false
         public var setupTimeout: Duration = .seconds(20)
@@ -58,6 +59,14 @@ public final class CallPeer: PeerDriver {
         }
         call.onRemoteClosed = { [weak self] in
             self?.end(.failed, phase: "connected", reason: "the other side closed the call (DTLS close_notify)")
+        }
+        call.onLocalCandidate = { [weak self] candidate, mid in
+            // The seed protocol's candidate message: {type, label (m-line index), id (mid), candidate}.
+            guard let self, let candidate else { return }
+            let label = Int64(self.call.peer?.sections.firstIndex { $0.mid == mid } ?? 0)
+            self.signaling?.send(.message(room: self.settings.room, data: .object([
+                "type": "candidate", "label": .integer(label), "id": .string(mid), "candidate": .string(candidate),
+            ])))
         }
     }
 
@@ -151,7 +160,8 @@ public final class CallPeer: PeerDriver {
 
     private func startCall(role: PeerRole, _ negotiate: (Peer) throws -> Void) {
         do {
-            try call.start(role: role, localAddress: settings.localAddress, impairment: settings.impairment, seed: settings.seed,
+            try call.start(role: role, localAddress: settings.localAddress, impairment: settings.impairment,
+                           ice: settings.ice, seed: settings.seed,
                            negotiate: negotiate)
         } catch {
             end(.failed, phase: "signaling", reason: "cannot set up the peer: \(error)")

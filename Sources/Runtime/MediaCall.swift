@@ -33,6 +33,9 @@ final class MediaCall {
     var onFailed: (PeerFailure) -> Void = { _ in }
     /// The remote sent close_notify.
     var onRemoteClosed: () -> Void = {}
+    /// A local candidate learned after the description was made (TURN relays, STUN
+    /// reflexive): the driver trickles it to the other side; nil when gathering is over.
+    var onLocalCandidate: (_ candidate: String?, _ mid: String) -> Void = { _, _ in }
 
     init(loop: EventLoop, recorder: RunRecorder, fanout: MediaFanout, media: Media) {
         self.loop = loop
@@ -45,7 +48,7 @@ final class MediaCall {
 
     /// Creates the peer once its role is known; `negotiate` runs the offer/answer step.
     func start(role: PeerRole, localAddress: SocketAddress, impairment: (send: ImpairmentSchedule?, receive: ImpairmentSchedule?),
-               seed: UInt64, negotiate: (Peer) throws -> Void) throws {
+               ice: ICEConfiguration, seed: UInt64, negotiate: (Peer) throws -> Void) throws {
         let host = try PeerHost(loop: loop, bindTo: localAddress, send: impairment.send, receive: impairment.receive,
                                 runStart: recorder.runStart, seed: seed)
         var transceivers: [PeerTransceiver] = []
@@ -61,7 +64,8 @@ final class MediaCall {
             transceivers.append(PeerTransceiver(mid: "1", kind: .video, direction: media.direction, codecs: [capability]))
         }
         let peer = try Peer(configuration: PeerConfiguration(role: role, transceivers: transceivers,
-                                                             localAddresses: [host.socket.localAddress], seed: seed),
+                                                             localAddresses: [host.socket.localAddress], iceServers: ice.servers,
+                                                             relayOnly: ice.relayOnly, seed: seed),
                             now: loop.now())
         host.onEvent = { [weak self] event in self?.peerEvent(event) }
         self.host = host
@@ -82,6 +86,10 @@ final class MediaCall {
             let ssrc = peer?.sections.first { $0.mid == frame.mid }?.remoteSsrc
             let captured = ssrc.flatMap { fanout.senders.captureTime(ssrc: $0, rtpTimestamp: frame.rtpTimestamp) }
             observer(for: frame).observe(frame, captureTime: captured)
+        case .localCandidate(let candidate, let mid):
+            onLocalCandidate(candidate.description, mid)
+        case .gatheringComplete:
+            onLocalCandidate(nil, peer?.sections.first?.mid ?? "0")
         case .keyframeRequested:
             encoders.first { $0.kind == .video }?.encoder.requestKeyframe(now: loop.now())
         case .failed(let failure):

@@ -110,7 +110,16 @@ public final class ScenarioRunner {
     /// `rtcswarm worker` children, their messages gathered into the cell's report.
     private func runCell(_ cell: MatrixCell, index: Int, of total: Int, peerLog: PeerLog)
         -> Result<(CellReport, [WorkerReport]), TargetError> {
-        let scenario = cell.scenario
+        var scenario = cell.scenario
+        // A server keeps a stream busy for a while after its publisher leaves (SRS: 30 s):
+        // each cell of a matrix publishes under a name of its own.
+        if total > 1 {
+            for group in scenario.groups.indices {
+                var stream = scenario.groups[group].stream ?? StreamSettings()
+                stream.name = "\(stream.name ?? "livestream")-c\(index)"
+                scenario.groups[group].stream = stream
+            }
+        }
         let loop: EventLoop
         let interrupts: InterruptWatcher
         do {

@@ -20,6 +20,7 @@ final class ServerPeer<Setup: CallSetup>: PeerDriver {
         var localAddress: SocketAddress
         var media: MediaCall.Media
         var impairment: (send: ImpairmentSchedule?, receive: ImpairmentSchedule?)
+        var ice = ICEConfiguration()
         var tls: TLSClientContext?
         /// Whether the server makes the offer (Janus VideoRoom subscribers).
         var serverOffers = false
@@ -57,6 +58,11 @@ final class ServerPeer<Setup: CallSetup>: PeerDriver {
         call.onRemoteClosed = { [weak self] in
             self?.end(.failed, phase: "connected", reason: "the server closed the call (DTLS close_notify)")
         }
+        call.onLocalCandidate = { [weak self] candidate, mid in
+            guard let self else { return }
+            let index = self.call.peer?.sections.firstIndex { $0.mid == mid } ?? 0
+            self.setup?.trickle(candidate.map { TrickleCandidate(mid: mid, mLineIndex: index, candidate: $0) })
+        }
     }
 
     public func start() {
@@ -73,7 +79,8 @@ final class ServerPeer<Setup: CallSetup>: PeerDriver {
             return
         }
         do {
-            try call.start(role: .offerer, localAddress: settings.localAddress, impairment: settings.impairment, seed: settings.seed) { peer in
+            try call.start(role: .offerer, localAddress: settings.localAddress, impairment: settings.impairment,
+                           ice: settings.ice, seed: settings.seed) { peer in
                 self.begin(self.makeSetup(try peer.createOffer(now: self.loop.now())))
             }
         } catch {
@@ -118,7 +125,7 @@ final class ServerPeer<Setup: CallSetup>: PeerDriver {
             if call.peer != nil { return end(.failed, phase: "signaling", reason: "the server offered after our offer (406): not supported") }
             do {
                 try call.start(role: .answerer, localAddress: settings.localAddress, impairment: settings.impairment,
-                               seed: settings.seed) { peer in
+                               ice: settings.ice, seed: settings.seed) { peer in
                     try peer.setRemoteOffer(sdp, now: now)
                     self.setup?.answer(try peer.createAnswer(now: now))
                 }

@@ -50,6 +50,7 @@ public final class WorkerRun {
                 | (peer.side == .callee ? 1 : 0)) &* 0x9E37_79B9
             let id = "g\(peer.group)-\(peer.index)" + (peer.side == .single ? "" : "-\(peer.side.rawValue)")
             let decode = Self.isSampled(peer, percent: scenario.run?.decodeSamplePct ?? 5)
+            let ice = try ICEConfiguration(group.ice, groupIndex: peer.group)
             switch group.role {
             case .member:
                 let settings = RoomMemberPeer.Settings(
@@ -61,7 +62,7 @@ public final class WorkerRun {
                     target: target, transport: transport, names: names, room: peer.room ?? "room", id: id, group: peer.group,
                     role: peer.side.rawValue, seed: seed, localAddress: Self.localAddress(group),
                     video: try Self.videoTrack(group, target: scenario.target, groupIndex: peer.group), audio: Self.audioTrack(group),
-                    impairment: (group.impairment?.send, group.impairment?.receive), decode: decode)
+                    impairment: (group.impairment?.send, group.impairment?.receive), ice: ice, decode: decode)
                 peers.append(CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout))
             case .publisher, .player, .echo:
                 let direction: MediaDirection = group.role == .publisher ? .sendonly : group.role == .player ? .recvonly : .sendrecv
@@ -70,7 +71,7 @@ public final class WorkerRun {
                     media: MediaCall.Media(video: try Self.videoTrack(group, target: scenario.target, groupIndex: peer.group),
                                            audio: Self.audioTrack(group),
                                            direction: direction, decode: decode),
-                    impairment: (group.impairment?.send, group.impairment?.receive), tls: tls)
+                    impairment: (group.impairment?.send, group.impairment?.receive), ice: ice, tls: tls)
                 peers.append(try Self.serverPeer(for: scenario.target, role: group.role, stream: peer.stream ?? "livestream",
                                                  endpoint: target.endpoint, settings: settings, seed: seed, loop: loop,
                                                  recorder: recorder, fanout: fanout, groupIndex: peer.group))
@@ -85,7 +86,7 @@ public final class WorkerRun {
         func driver<Setup: CallSetup>(_ make: @escaping (String?) -> Setup, serverOffers: Bool = false) -> PeerDriver {
             let typed = ServerPeer<Setup>.Settings(
                 id: settings.id, group: settings.group, role: settings.role, seed: settings.seed, localAddress: settings.localAddress,
-                media: settings.media, impairment: settings.impairment, tls: settings.tls, serverOffers: serverOffers)
+                media: settings.media, impairment: settings.impairment, ice: settings.ice, tls: settings.tls, serverOffers: serverOffers)
             return ServerPeer<Setup>(loop: loop, settings: typed, recorder: recorder, fanout: fanout, makeSetup: make)
         }
         switch target.kind {

@@ -170,6 +170,11 @@ public struct StreamSettings: Codable, Equatable, Sendable {
     public var name: String?
     /// Each publisher gets its own stream `<name>-<n>`; players are spread over them.
     public var perPublisher: Bool?
+
+    public init(name: String? = nil, perPublisher: Bool? = nil) {
+        self.name = name
+        self.perPublisher = perPublisher
+    }
 }
 
 /// Values that expand one scenario into several runs compared side by side.
