@@ -30,35 +30,28 @@ public final class CallPeer: PeerDriver {
         public var setupTimeout: Duration = .seconds(20)
     }
 
-    public private(set) var state: PeerLifecycle = .waiting
+    public var state: PeerLifecycle { life.state }
     private let loop: EventLoop
     private let settings: Settings
-    private let recorder: RunRecorder
-    private let call: MediaCall
+    private let life: MediaPeerLifecycle
+    private var call: MediaCall { life.call }
     private var signaling: RoomClientHost?
-    private var startedAt: Instant?
     private var joinSentAt: Instant?
     private var joinMs: Double?
-    private var setupTimer: TimerID?
 
     public init(loop: EventLoop, settings: Settings, recorder: RunRecorder, fanout: MediaFanout) {
         self.loop = loop
         self.settings = settings
-        self.recorder = recorder
-        call = MediaCall(loop: loop, recorder: recorder, fanout: fanout,
-                         media: .init(video: settings.video, audio: settings.audio, direction: .sendrecv, decode: settings.decode))
-        call.onConnected = { [weak self] in
-            guard let self, self.state == .connecting else { return }
-            self.state = .connected
-            if let setupTimer = self.setupTimer { self.loop.cancel(setupTimer) }
-        }
-        call.onFailed = { [weak self] failure in
+        let call = MediaCall(loop: loop, recorder: recorder, fanout: fanout,
+                             media: .init(video: settings.video, audio: settings.audio, direction: .sendrecv, decode: settings.decode))
+        life = MediaPeerLifecycle(loop: loop, recorder: recorder, call: call,
+                                  identity: .init(id: settings.id, group: settings.group, role: settings.role),
+                                  setupTimeout: settings.setupTimeout, remote: "the other side")
+        life.onEnd = { [weak self] phases in
             guard let self else { return }
-            self.end(.failed, phase: failure.phase.rawValue,
-                     reason: "\(failure.reason) at \(String(format: "%.1f", self.recorder.offset(self.loop.now()) / 1000)) s")
-        }
-        call.onRemoteClosed = { [weak self] in
-            self?.end(.failed, phase: "connected", reason: "the other side closed the call (DTLS close_notify)")
+            phases["join_ms"] = self.joinMs
+            self.signaling?.send(.leave(room: self.settings.room))
+            self.signaling?.close()
         }
         call.onLocalCandidate = { [weak self] candidate, mid in
             // The seed protocol's candidate message: {type, label (m-line index), id (mid), candidate}.
@@ -71,9 +64,7 @@ public final class CallPeer: PeerDriver {
     }
 
     public func start() {
-        guard state == .waiting else { return }
-        state = .connecting
-        startedAt = loop.now()
+        guard life.begin() else { return }
         do {
             let client = try RoomClientHost(loop: loop, address: settings.target.address, endpoint: settings.target.endpoint,
                                             transport: settings.transport, names: settings.names, seed: settings.seed)
@@ -82,26 +73,9 @@ public final class CallPeer: PeerDriver {
         } catch {
             return end(.failed, phase: "signaling", reason: "cannot connect to the room server at \(settings.target.address): \(error)")
         }
-        setupTimer = loop.schedule(after: settings.setupTimeout) { [weak self] in
-            guard let self, self.state == .connecting else { return }
-            self.end(.failed, phase: self.call.peer == nil ? "signaling" : "ice",
-                     reason: "not connected within \(self.settings.setupTimeout)")
-        }
     }
 
-    public func stop(interrupted: Bool) {
-        switch state {
-        case .waiting:
-            state = .ended(.interrupted)
-        case .connecting:
-            end(interrupted ? .interrupted : .failed, phase: call.peer == nil ? "signaling" : "ice",
-                reason: interrupted ? nil : "still setting up at its planned end")
-        case .connected:
-            end(interrupted ? .interrupted : .completed, phase: nil, reason: nil)
-        case .ended:
-            return
-        }
-    }
+    public func stop(interrupted: Bool) { life.stop(interrupted: interrupted) }
 
     private func signalingEvent(_ event: RoomClient.Event) {
         let now = loop.now()
@@ -169,18 +143,6 @@ public final class CallPeer: PeerDriver {
     }
 
     private func end(_ outcome: PeerRecord.Outcome, phase: String?, reason: String?) {
-        if case .ended = state { return }
-        state = .ended(outcome)
-        if let setupTimer { loop.cancel(setupTimer) }
-        let now = loop.now()
-        var (phases, streams, pair) = call.finish(startedAt: startedAt)
-        phases["join_ms"] = joinMs
-        signaling?.send(.leave(room: settings.room))
-        signaling?.close()
-        recorder.finish(PeerRecord(id: settings.id, group: settings.group, role: settings.role,
-                                   startedAtMs: startedAt.map(recorder.offset) ?? recorder.offset(now),
-                                   endedAtMs: recorder.offset(now), phases: phases, outcome: outcome,
-                                   failedPhase: outcome == .failed ? phase : nil, failureReason: reason,
-                                   candidatePair: pair, streams: streams))
+        life.end(outcome, phase: phase, reason: reason)
     }
 }

@@ -27,37 +27,26 @@ final class ServerPeer<Setup: CallSetup>: PeerDriver {
         var setupTimeout: Duration = .seconds(20)
     }
 
-    public private(set) var state: PeerLifecycle = .waiting
+    var state: PeerLifecycle { life.state }
     private let loop: EventLoop
     private let settings: Settings
-    private let recorder: RunRecorder
-    private let call: MediaCall
+    private let life: MediaPeerLifecycle
+    private var call: MediaCall { life.call }
     private let makeSetup: (_ offer: String?) -> Setup
     private var setup: CallSetupHost<Setup>?
-    private var startedAt: Instant?
-    private var setupTimer: TimerID?
 
     /// `makeSetup` builds the adapter from our offer (nil when the server offers).
     init(loop: EventLoop, settings: Settings, recorder: RunRecorder, fanout: MediaFanout,
                 makeSetup: @escaping (_ offer: String?) -> Setup) {
         self.loop = loop
         self.settings = settings
-        self.recorder = recorder
         self.makeSetup = makeSetup
-        call = MediaCall(loop: loop, recorder: recorder, fanout: fanout, media: settings.media)
-        call.onConnected = { [weak self] in
-            guard let self, self.state == .connecting else { return }
-            self.state = .connected
-            if let setupTimer = self.setupTimer { self.loop.cancel(setupTimer) }
-        }
-        call.onFailed = { [weak self] failure in
-            guard let self else { return }
-            self.end(.failed, phase: failure.phase.rawValue,
-                     reason: "\(failure.reason) at \(String(format: "%.1f", self.recorder.offset(self.loop.now()) / 1000)) s")
-        }
-        call.onRemoteClosed = { [weak self] in
-            self?.end(.failed, phase: "connected", reason: "the server closed the call (DTLS close_notify)")
-        }
+        life = MediaPeerLifecycle(loop: loop, recorder: recorder,
+                                  call: MediaCall(loop: loop, recorder: recorder, fanout: fanout, media: settings.media),
+                                  identity: .init(id: settings.id, group: settings.group, role: settings.role),
+                                  setupTimeout: settings.setupTimeout, remote: "the server")
+        // The teardown (DELETE, Janus hangup/detach/destroy) goes on after the record.
+        life.onEnd = { [weak self] _ in self?.setup?.hangUp() }
         call.onLocalCandidate = { [weak self] candidate, mid in
             guard let self else { return }
             let index = self.call.peer?.sections.firstIndex { $0.mid == mid } ?? 0
@@ -65,15 +54,8 @@ final class ServerPeer<Setup: CallSetup>: PeerDriver {
         }
     }
 
-    public func start() {
-        guard state == .waiting else { return }
-        state = .connecting
-        startedAt = loop.now()
-        setupTimer = loop.schedule(after: settings.setupTimeout) { [weak self] in
-            guard let self, self.state == .connecting else { return }
-            self.end(.failed, phase: self.call.peer?.remoteDescription == nil ? "signaling" : "ice",
-                     reason: "not connected within \(self.settings.setupTimeout)")
-        }
+    func start() {
+        guard life.begin() else { return }
         if settings.serverOffers {
             begin(makeSetup(nil))
             return
@@ -95,19 +77,7 @@ final class ServerPeer<Setup: CallSetup>: PeerDriver {
         host.start()
     }
 
-    public func stop(interrupted: Bool) {
-        switch state {
-        case .waiting:
-            state = .ended(.interrupted)
-        case .connecting:
-            end(interrupted ? .interrupted : .failed, phase: call.peer?.remoteDescription == nil ? "signaling" : "ice",
-                reason: interrupted ? nil : "still setting up at its planned end")
-        case .connected:
-            end(interrupted ? .interrupted : .completed, phase: nil, reason: nil)
-        case .ended:
-            return
-        }
-    }
+    func stop(interrupted: Bool) { life.stop(interrupted: interrupted) }
 
     private func setupEvent(_ event: CallSetupEvent) {
         let now = loop.now()
@@ -140,17 +110,6 @@ final class ServerPeer<Setup: CallSetup>: PeerDriver {
     }
 
     private func end(_ outcome: PeerRecord.Outcome, phase: String?, reason: String?) {
-        if case .ended = state { return }
-        state = .ended(outcome)
-        if let setupTimer { loop.cancel(setupTimer) }
-        let now = loop.now()
-        let (phases, streams, pair) = call.finish(startedAt: startedAt)
-        // The teardown (DELETE, Janus hangup/detach/destroy) goes on after the record.
-        setup?.hangUp()
-        recorder.finish(PeerRecord(id: settings.id, group: settings.group, role: settings.role,
-                                   startedAtMs: startedAt.map(recorder.offset) ?? recorder.offset(now),
-                                   endedAtMs: recorder.offset(now), phases: phases, outcome: outcome,
-                                   failedPhase: outcome == .failed ? phase : nil, failureReason: reason,
-                                   candidatePair: pair, streams: streams))
+        life.end(outcome, phase: phase, reason: reason)
     }
 }

@@ -42,7 +42,7 @@ public final class WorkerRun {
                 throw TargetError("cannot set up TLS for \(target.endpoint): \(error)")
             }
         }
-        for (index, peer) in plan.enumerated() {
+        for peer in plan {
             let group = scenario.groups[peer.group]
             // From the plan, not this worker's share: the same peer gets the same seed
             // whatever the worker count.

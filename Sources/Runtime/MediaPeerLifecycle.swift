@@ -1,0 +1,92 @@
+import EventLoop
+import PeerCore
+import Report
+import RTCBase
+
+/// The life every media driver shares, whatever its signaling: waiting, connecting
+/// (bounded by a setup timeout), connected once ICE and DTLS are up, then ended exactly
+/// once with its record: the phases and streams of its `MediaCall`, the outcome, and the
+/// phase and reason of a failure. Drivers add their own teardown and phases in `onEnd`.
+final class MediaPeerLifecycle {
+    struct Identity {
+        var id: String
+        var group: Int
+        var role: String
+    }
+
+    private(set) var state: PeerLifecycle = .waiting
+    private(set) var startedAt: Instant?
+    let call: MediaCall
+    private let loop: EventLoop
+    private let recorder: RunRecorder
+    private let identity: Identity
+    private let setupTimeout: Duration
+    private var setupTimer: TimerID?
+    /// Runs once as the peer ends, before the record: extra phases, the driver's teardown.
+    var onEnd: (_ phases: inout [String: Double]) -> Void = { _ in }
+
+    /// `remote` names the other end in failure reasons ("the other side", "the server").
+    init(loop: EventLoop, recorder: RunRecorder, call: MediaCall, identity: Identity, setupTimeout: Duration, remote: String) {
+        self.loop = loop
+        self.recorder = recorder
+        self.call = call
+        self.identity = identity
+        self.setupTimeout = setupTimeout
+        call.onConnected = { [weak self] in
+            guard let self, self.state == .connecting else { return }
+            self.state = .connected
+            if let setupTimer = self.setupTimer { self.loop.cancel(setupTimer) }
+        }
+        call.onFailed = { [weak self] failure in
+            guard let self else { return }
+            self.end(.failed, phase: failure.phase.rawValue,
+                     reason: "\(failure.reason) at \(String(format: "%.1f", self.recorder.offset(self.loop.now()) / 1000)) s")
+        }
+        call.onRemoteClosed = { [weak self] in
+            self?.end(.failed, phase: "connected", reason: "\(remote) closed the call (DTLS close_notify)")
+        }
+    }
+
+    /// The phase a peer that never connected failed in.
+    var settingUpPhase: String { call.peer?.remoteDescription == nil ? "signaling" : "ice" }
+
+    /// Starts connecting; the setup timeout ends a peer that does not get there.
+    func begin() -> Bool {
+        guard state == .waiting else { return false }
+        state = .connecting
+        startedAt = loop.now()
+        setupTimer = loop.schedule(after: setupTimeout) { [weak self] in
+            guard let self, self.state == .connecting else { return }
+            self.end(.failed, phase: self.settingUpPhase, reason: "not connected within \(self.setupTimeout)")
+        }
+        return true
+    }
+
+    func stop(interrupted: Bool) {
+        switch state {
+        case .waiting:
+            state = .ended(.interrupted)
+        case .connecting:
+            end(interrupted ? .interrupted : .failed, phase: settingUpPhase,
+                reason: interrupted ? nil : "still setting up at its planned end")
+        case .connected:
+            end(interrupted ? .interrupted : .completed, phase: nil, reason: nil)
+        case .ended:
+            return
+        }
+    }
+
+    func end(_ outcome: PeerRecord.Outcome, phase: String?, reason: String?) {
+        if case .ended = state { return }
+        state = .ended(outcome)
+        if let setupTimer { loop.cancel(setupTimer) }
+        let now = loop.now()
+        var (phases, streams, pair) = call.finish(startedAt: startedAt)
+        onEnd(&phases)
+        recorder.finish(PeerRecord(id: identity.id, group: identity.group, role: identity.role,
+                                   startedAtMs: startedAt.map(recorder.offset) ?? recorder.offset(now),
+                                   endedAtMs: recorder.offset(now), phases: phases, outcome: outcome,
+                                   failedPhase: outcome == .failed ? phase : nil, failureReason: reason,
+                                   candidatePair: pair, streams: streams))
+    }
+}
