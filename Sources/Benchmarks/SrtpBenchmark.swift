@@ -1,3 +1,4 @@
+import LibSRTPReference
 import Foundation
 import SRTP
 

@@ -1,3 +1,4 @@
+import LibSRTPReference
 import RTCBase
 import SRTP
 import XCTest
@@ -28,9 +29,9 @@ final class SrtpLibsrtpCrossCheckTests: XCTestCase {
         let key = (0..<profile.masterKeyLength).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let salt = (0..<profile.masterSaltLength).map { _ in UInt8.random(in: 0...255, using: &generator) }
         // Debian's libsrtp2 supports all three profiles: a refusal is a failure, never a skip.
-        let libSender = try XCTUnwrap(LibSrtp(profile: profile, masterKey: key, masterSalt: salt, direction: .outbound),
+        let libSender = try XCTUnwrap(LibSrtpSession(profile: profile, masterKey: key, masterSalt: salt, direction: .outbound),
                                       "libsrtp2 refused \(profile)")
-        let libReceiver = try XCTUnwrap(LibSrtp(profile: profile, masterKey: key, masterSalt: salt, direction: .inbound),
+        let libReceiver = try XCTUnwrap(LibSrtpSession(profile: profile, masterKey: key, masterSalt: salt, direction: .inbound),
                                         "libsrtp2 refused \(profile)")
         let ourSender = SrtpContext(profile: profile, masterKey: key, masterSalt: salt)
         let ourReceiver = SrtpContext(profile: profile, masterKey: key, masterSalt: salt)
