@@ -36,7 +36,7 @@ public enum IceServer: Sendable, Hashable {
 }
 
 /// Everything a `Peer` is built from. The driver owns sockets: `localAddresses` are the
-/// bound addresses of its UDP socket(s), the only host candidates offered.
+/// bound addresses of its UDP sockets, the only host candidates offered.
 public struct PeerConfiguration: Sendable {
     public var role: PeerRole
     public var transceivers: [PeerTransceiver]
