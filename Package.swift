@@ -110,7 +110,7 @@ let package = Package(
             name: "PeerCoreTests",
             dependencies: ["PeerCore", "Media", "EventLoop", "SDP", "ICE", "STUN", "DTLS", "Impairment", "RTCBase", "WebRTCTestKit"]
         ),
-        .testTarget(name: "RTPSessionTests", dependencies: ["RTPSession", "RTP", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "RTPSessionTests", dependencies: ["RTPSession", "RTP", "Impairment", "RTCBase", "WebRTCTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )
