@@ -1,6 +1,7 @@
 import Impairment
 import RTCBase
 @testable import RTPSession
+import WebRTCTestKit
 import XCTest
 
 /// Issue 7: jitter injected by the impairment layer, with a known distribution, gives the
@@ -24,22 +25,15 @@ final class ImpairedJitterTests: XCTestCase {
             link.send(index, size: 200, now: start + .milliseconds(Int64(index) * 100))
         }
         var receiver = ReceiveStream(configuration: .init(ssrc: 9, clockRate: 48_000, nack: false, probation: 1))
-        var independent = 0.0
-        var previous: (arrival: Double, timestamp: Double)?
+        var oracle = RFC3550JitterOracle(clockRate: 48_000)
         let end = start + .seconds(Int64(count) / 10 + 60)
         while let (index, deliverAt) = link.pollDelivery(now: end) {
             let timestamp = UInt32(index * 4800)
             _ = receiver.receive(sequenceNumber: UInt16(truncatingIfNeeded: index), timestamp: timestamp, now: deliverAt)
-            // RFC 3550 6.4.1 in arrival order: D = (Rj - Ri) - (Sj - Si); J += (|D| - J) / 16.
-            let arrivalUnits = Double(deliverAt.nanoseconds) / 1e9 * 48_000
-            if let previous {
-                let d = (arrivalUnits - previous.arrival) - (Double(timestamp) - previous.timestamp)
-                independent += (abs(d) - independent) / 16
-            }
-            previous = (arrivalUnits, Double(timestamp))
+            oracle.add(arrivalSeconds: Double(deliverAt.nanoseconds) / 1e9, timestamp: Double(timestamp))
         }
         let statistics = receiver.snapshot(now: end)
-        return (statistics.jitterMeanMs, independent, statistics.jitter)
+        return (statistics.jitterMeanMs, oracle.jitter, statistics.jitter)
     }
 
     /// Four standard errors of a mean of `count` |D| values with this spread, doubled in

@@ -1,6 +1,7 @@
 import RTCBase
 import RTP
 @testable import RTPSession
+import WebRTCTestKit
 import XCTest
 
 final class ReceiveStreamTests: XCTestCase {
@@ -66,23 +67,17 @@ final class ReceiveStreamTests: XCTestCase {
         // 30 fps video at 90 kHz from a random initial timestamp near the 32-bit wrap; each
         // packet sent every 33.3 ms and delayed 20-60 ms.
         let firstTimestamp: UInt32 = 0xFFFF_0000
-        var expected = 0.0
-        var previous: (arrival: Double, timestamp: Double)?
+        var oracle = RFC3550JitterOracle(clockRate: 90_000)
         for index in 0..<300 {
             let sendNs = Int64(index) * 33_333_333
             let delayNs = 20_000_000 + Int64(generator.nextUnit() * 40_000_000)
             let arrival = Instant(nanoseconds: 1_000_000_000 + sendNs + delayNs)
             let timestamp = firstTimestamp &+ UInt32(index * 3000)
             _ = receiver.receive(sequenceNumber: UInt16(index), timestamp: timestamp, now: arrival)
-            // RFC 3550 6.4.1: D(i,j) = (Rj - Ri) - (Sj - Si); J += (|D| - J) / 16.
-            let arrivalUnits = Double(arrival.nanoseconds) / 1e9 * 90_000
-            let sendUnits = Double(index * 3000)
-            if let previous {
-                let d = (arrivalUnits - previous.arrival) - (sendUnits - previous.timestamp)
-                expected += (abs(d) - expected) / 16
-            }
-            previous = (arrivalUnits, sendUnits)
+            // Unwrapped send timestamps: the oracle never sees the 32-bit wrap the stream handles.
+            oracle.add(arrivalSeconds: Double(arrival.nanoseconds) / 1e9, timestamp: Double(index * 3000))
         }
+        let expected = oracle.jitter
         let statistics = receiver.snapshot(now: ms(20_000))
         XCTAssertEqual(statistics.jitter, expected, accuracy: 1e-6)
         XCTAssertEqual(statistics.jitterMs, expected / 90, accuracy: 1e-6)
