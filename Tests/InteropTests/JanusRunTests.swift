@@ -10,24 +10,36 @@ import XCTest
 /// `rtcswarm run` against the real Janus 1.1.2: echo peers set up through the Janus
 /// adapter, media both ways through the EchoTest, every figure measured (issue 5, 6).
 final class JanusRunTests: XCTestCase {
-    func testEchoPeersRunThroughJanusEchoTestAndMeasureTheirStreams() throws {
+    /// Janus 1.1.2 on loopback, answering; stopped at the end of the test.
+    private func startJanus() throws -> JanusServer {
         let executable = try ExternalTool.require("janus", installHint: "apt-get install janus")
         let janus = try JanusServer(executable: executable, shim: try LoopbackShim.library())
-        defer { janus.stop() }
         guard try JanusServer.waitUntilAnswering(janus, loop: try EventLoop()) else {
-            return XCTFail("Janus did not start: \(janus.log.suffix(2000))")
+            janus.stop()
+            throw JanusDidNotStart(log: String(janus.log.suffix(2000)))
         }
+        return janus
+    }
+
+    /// Runs `count` echo peers for `seconds` against `janus`.
+    private func runEchoPeers(_ janus: JanusServer, count: Int, seconds: Int) throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
         let text = """
-        { name: "janus-echo", duration_s: 5,
+        { name: "janus-echo", duration_s: \(seconds),
           target: { kind: "janus", url: "http://127.0.0.1:\(janus.port)/janus", janus: { plugin: "echotest" } },
-          groups: [{ role: "echo", count: 2, arrival: { rate_per_s: 10 },
-                     media: { video: { codec: "vp8", resolution: "320x180", bitrate_kbps: 300 } } }] }
+          groups: [{ role: "echo", count: \(count), arrival: { rate_per_s: 10 },
+                     media: { video: { codec: "vp8", resolution: "320x180", bitrate_kbps: 300 } } }],
+          thresholds: ["failed_peers == 0"] }
         """
-        let (report, outcome) = ScenarioRunner(loaded: try ScenarioLoader.load(text: text),
-                                               options: .init(folder: out, version: "test", progress: { _ in })).run()
+        return ScenarioRunner(loaded: try ScenarioLoader.load(text: text), options: .init(folder: out, version: "test", progress: { _ in })).run()
+    }
+
+    func testEchoPeersRunThroughJanusEchoTestAndMeasureTheirStreams() throws {
+        let janus = try startJanus()
+        defer { janus.stop() }
+        let (report, outcome) = try runEchoPeers(janus, count: 2, seconds: 5)
         let peers = try XCTUnwrap(report.cells.first?.peers)
         XCTAssertEqual(outcome, .passed, "\(peers.map { $0.failureReason ?? "ok" })")
         XCTAssertEqual(peers.count, 2)
@@ -40,4 +52,39 @@ final class JanusRunTests: XCTestCase {
         }
         print("janus echo: setup p95 \(report.cells[0].metrics.value(at: MetricAddress(.setupMs, .p95)) ?? -1) ms")
     }
+
+    /// Janus killed (SIGKILL) two seconds into an eight-second run: the run still ends on
+    /// time, every peer is reported failed with a reason that names what went wrong, and
+    /// the media received before the crash is kept in the report.
+    func testJanusKilledMidRunFailsEveryPeerWithAReasonAndTheRunEndsOnTime() throws {
+        let janus = try startJanus()
+        defer { janus.stop() }
+        let killer = Thread {
+            Thread.sleep(forTimeInterval: 2)
+            janus.signal(SIGKILL)
+        }
+        killer.start()
+        let started = Date()
+        let (report, outcome) = try runEchoPeers(janus, count: 2, seconds: 8)
+        let elapsed = Date().timeIntervalSince(started)
+        print("janus killed: run took \(elapsed) s; \(report.cells.first?.peers.map { $0.failureReason ?? "completed" } ?? [])")
+        XCTAssertLessThan(elapsed, 20, "the run ends on time")
+        XCTAssertEqual(outcome, .thresholdsFailed, "failed_peers == 0 cannot hold")
+        let peers = try XCTUnwrap(report.cells.first?.peers)
+        XCTAssertEqual(peers.count, 2)
+        for peer in peers {
+            XCTAssertEqual(peer.outcome, .failed)
+            // The adapter's long poll is how a Janus session notices its server is gone.
+            let reason = peer.failureReason ?? ""
+            XCTAssertTrue(reason.hasPrefix("Janus long poll failed"), reason)
+            XCTAssertTrue(reason.contains("Connection refused"), reason)
+            let video = try XCTUnwrap(peer.streams.first { $0.kind == "video" }, "the echo before the crash is reported")
+            XCTAssertGreaterThan(video.framesReceived, 20)
+        }
+    }
+}
+
+private struct JanusDidNotStart: Error, CustomStringConvertible {
+    var log: String
+    var description: String { "Janus did not start: \(log)" }
 }

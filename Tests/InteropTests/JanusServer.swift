@@ -10,7 +10,7 @@ import XCTest
 /// configuration in a temporary folder, the HTTP transport on a free loopback port, every
 /// other transport and the unused plugins disabled, ICE on `lo` only (with the loopback
 /// shim), a pid file, stopped by that pid.
-final class JanusServer {
+final class JanusServer: Sendable {
     let port: UInt16
     let folder: URL
     private let process: ManagedProcess
@@ -96,12 +96,18 @@ final class JanusServer {
 
     /// Stops Janus by the pid in its pid file, then removes the folder.
     func stop() {
+        signal(SIGTERM)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Sends Janus `signal` by the pid in its pid file and waits up to 5 s for it to exit
+    /// (SIGKILL: a crash, with no goodbye on any connection).
+    func signal(_ signal: Int32) {
         if let text = try? String(contentsOf: pidFile, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-            kill(pid, SIGTERM)
+            kill(pid, signal)
             _ = process.wait(timeout: 5)
         }
         process.stop()
-        try? FileManager.default.removeItem(at: folder)
     }
 
     /// Polls GET /janus/info until Janus answers (it starts within a second).
