@@ -91,7 +91,7 @@ final class MediaCall {
         case .gatheringComplete:
             onLocalCandidate(nil, peer?.sections.first?.mid ?? "0")
         case .keyframeRequested:
-            encoders.first { $0.kind == .video }?.encoder.requestKeyframe(now: loop.now())
+            encoders.first { $0.kind == .video }?.encoder.requestKeyframe()
         case .failed(let failure):
             onFailed(failure)
         case .closed:
@@ -114,7 +114,7 @@ final class MediaCall {
             }
             let kind = section.kind
             encoder.subscribe(self) { [weak self] frame in self?.send(frame, kind: kind) }
-            if kind == .video { encoder.requestKeyframe(now: loop.now()) }
+            if kind == .video { encoder.requestKeyframe() }
         }
     }
 

@@ -8,8 +8,10 @@ import Synchronization
 /// One encoded track that any number of peers send: an encoder thread generates and
 /// encodes frames at the track's rate and hands each `EncodedMediaFrame` to the loop,
 /// which gives it to every subscriber (encode once, send many). A keyframe request from
-/// any receiver asks this one encoder; requests closer than `keyframeSpacing` share one
-/// keyframe. The loop never waits for the encoder.
+/// any receiver asks this one encoder; keyframes it forces are at least `keyframeSpacing`
+/// apart, and a request inside that spacing waits for its end instead of being dropped
+/// (a second subscriber joining just after the first still gets its start). The loop
+/// never waits for the encoder.
 public final class SharedEncoder: @unchecked Sendable {
     public enum Track: Hashable, Sendable {
         /// Generated frames encoded with `codec`, or with `file` a user's content: a .y4m
@@ -28,7 +30,6 @@ public final class SharedEncoder: @unchecked Sendable {
     private var captures: [UInt32: Instant] = [:]
     private var captureOrder = FIFO<UInt32>()
     static let rememberedFrames = 600
-    private var lastKeyframeRequest: Instant?
     /// Frames encoded and frames the encoder fell behind on (generation + encoding took
     /// longer than the frame interval), for the run's own health figures.
     private let counts = Mutex<(encoded: Int, late: Int)>((0, 0))
@@ -50,9 +51,7 @@ public final class SharedEncoder: @unchecked Sendable {
     func unsubscribe(_ owner: AnyObject) { subscribers[ObjectIdentifier(owner)] = nil }
 
     /// A receiver lost its picture (PLI/FIR) or a new subscriber needs a start.
-    func requestKeyframe(now: Instant) {
-        if let last = lastKeyframeRequest, now - last < Self.keyframeSpacing { return }
-        lastKeyframeRequest = now
+    func requestKeyframe() {
         keyframeWanted.store(true, ordering: .relaxed)
     }
 
@@ -83,8 +82,9 @@ public final class SharedEncoder: @unchecked Sendable {
         let encoder = try VideoEncoderConfig(codec: codec, bitrate: bitrate, frameRate: Double(fps)).makeEncoder()
         var source = VideoSource()
         let peerCodec = PeerCodec(rawValue: codec.rawValue) ?? .vp8
+        var lastForced: Instant?
         try paced(interval: .nanoseconds(1_000_000_000 / Int64(max(1, fps)))) { index, captureTime in
-            if keyframeWanted.exchange(false, ordering: .relaxed) { encoder.requestKeyframe() }
+            if keyframeDue(now: captureTime, lastForced: &lastForced) { encoder.requestKeyframe() }
             let frame = source.frame(index: index, width: width, height: height, captureTime: captureTime)
             guard let encoded = try encoder.encode(frame) else { return nil }
             return EncodedMediaFrame(codec: peerCodec, bytes: encoded.bytes, isKeyframe: encoded.isKeyframe,
@@ -104,8 +104,9 @@ public final class SharedEncoder: @unchecked Sendable {
         if path.hasSuffix(".y4m") {
             let reader = try Y4mReader(bytes: bytes)
             let encoder = try VideoEncoderConfig(codec: codec, bitrate: bitrate, frameRate: Double(fps)).makeEncoder()
+            var lastForced: Instant?
             try paced(interval: interval) { index, captureTime in
-                if keyframeWanted.exchange(false, ordering: .relaxed) { encoder.requestKeyframe() }
+                if keyframeDue(now: captureTime, lastForced: &lastForced) { encoder.requestKeyframe() }
                 let frame = VideoFrame(image: reader.image(at: index % reader.frameCount), index: index, captureTime: captureTime)
                 guard let encoded = try encoder.encode(frame) else { return nil }
                 return EncodedMediaFrame(codec: peerCodec, bytes: encoded.bytes, isKeyframe: encoded.isKeyframe,
@@ -140,6 +141,15 @@ public final class SharedEncoder: @unchecked Sendable {
 
     /// Makes one frame per interval on this thread and posts it to the loop; a frame that
     /// is already late is made at once and counted, never skipped silently.
+    /// Whether to force a keyframe into the frame captured at `now`: one was asked for and
+    /// the last forced one is `keyframeSpacing` old or more. Until then the request waits.
+    private func keyframeDue(now: Instant, lastForced: inout Instant?) -> Bool {
+        if let lastForced, now - lastForced < Self.keyframeSpacing { return false }
+        guard keyframeWanted.exchange(false, ordering: .relaxed) else { return false }
+        lastForced = now
+        return true
+    }
+
     private func paced(interval: Duration, _ make: (Int, Instant) throws -> EncodedMediaFrame?) throws {
         let start = MonotonicClock.now()
         var index = 0

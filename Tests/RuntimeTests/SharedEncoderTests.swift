@@ -1,0 +1,34 @@
+import EventLoop
+import RTCBase
+@testable import Runtime
+import XCTest
+
+/// The shared encoder's keyframe requests: forced keyframes stay `keyframeSpacing` apart,
+/// and a request inside the spacing is kept for its end rather than dropped (found with
+/// Janus VideoRoom: a second subscriber joining 200 ms after the first never got a
+/// keyframe and asked 18 times in 5 s).
+final class SharedEncoderTests: XCTestCase {
+    func testARequestInsideTheSpacingIsHonouredWhenTheSpacingEnds() throws {
+        let loop = try EventLoop()
+        let encoder = SharedEncoder(track: .video(codec: .vp8, width: 160, height: 90, fps: 30, bitrate: 150_000, file: nil), loop: loop)
+        defer { encoder.stop() }
+        var keyframes: [Instant] = []
+        var frames = 0
+        let owner = NSObject()
+        encoder.subscribe(owner) { frame in
+            frames += 1
+            if frame.isKeyframe { keyframes.append(frame.captureTime) }
+        }
+        // The first frame is a keyframe by itself; 300 frames pass before the next unasked one.
+        _ = loop.run(until: { frames >= 10 }, timeout: .seconds(5))
+        encoder.requestKeyframe()
+        _ = loop.run(until: { keyframes.count >= 2 }, timeout: .seconds(2))
+        encoder.requestKeyframe()  // well inside the 500 ms spacing
+        _ = loop.run(until: { keyframes.count >= 3 }, timeout: .seconds(3))
+        XCTAssertEqual(keyframes.count, 3, "the first, the asked one and the one asked inside the spacing")
+        guard keyframes.count == 3 else { return }
+        let apart = (keyframes[2] - keyframes[1]).milliseconds
+        XCTAssertGreaterThanOrEqual(apart, SharedEncoder.keyframeSpacing.milliseconds)
+        XCTAssertLessThan(apart, SharedEncoder.keyframeSpacing.milliseconds + 1000.0 / 30 + 1, "forced at the first frame after the spacing")
+    }
+}
