@@ -109,14 +109,22 @@ public final class WorkerRun {
             case (.echotest, _):
                 return driver { offer in JanusCallSetup(server: endpoint, plugin: .echoTest(videoCodec: nil), offer: offer, seed: seed) }
             case (.videoroom, .publisher):
+                // In a named room, the stream's name fixes the feed id its players ask for.
                 let room = target.janus?.roomId.map { Int64(bitPattern: $0) }
+                let feed = room == nil ? nil : JanusPlugin.feedID(forStream: stream)
                 return driver { offer in
-                    JanusCallSetup(server: endpoint, plugin: .videoRoomPublisher(room: room, createOptions: [], display: settings.id),
+                    JanusCallSetup(server: endpoint, plugin: .videoRoomPublisher(room: room, createOptions: [], display: settings.id, feed: feed),
                                    offer: offer, seed: seed)
                 }
-            default:
-                throw TargetError("groups[\(groupIndex)]: Janus VideoRoom subscribers need the publisher's feed id, which runs do not "
-                                  + "pass between peers yet; use role publisher, or plugin echotest")
+            case (.videoroom, _):
+                guard let room = target.janus?.roomId.map({ Int64(bitPattern: $0) }) else {
+                    throw TargetError("groups[\(groupIndex)]: Janus VideoRoom players need target.janus.room_id")  // validate() says so first
+                }
+                let feed = JanusPlugin.feedID(forStream: stream)
+                return driver({ _ in JanusCallSetup(server: endpoint, plugin: .videoRoomSubscriber(room: room, feed: feed), offer: nil, seed: seed) },
+                              serverOffers: true)
+            case (nil, _):
+                throw TargetError("groups[\(groupIndex)]: target.janus.plugin is required for a janus target")
             }
         case .builtinRoom, .room:
             throw TargetError("groups[\(groupIndex)]: role \"\(role.rawValue)\" needs a media server target (srs, whip, whep, janus)")

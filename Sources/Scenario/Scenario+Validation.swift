@@ -94,6 +94,11 @@ extension PeerGroup {
     func validate(path: String, target: Target, scenarioDuration: Double) throws(ScenarioError) {
         try check(target.allowedRoles.contains(role), "\(path).role",
                   "\"\(role.rawValue)\" does not work with a \(target.kind.rawValue) target; use \(target.allowedRoles.map(\.rawValue).joined(separator: " or "))")
+        if role == .player, target.kind == .janus {
+            try check(target.janus?.roomId != nil, "target.janus.room_id",
+                      "Janus VideoRoom players (\(path)) subscribe in a room their publishers join; set room_id to a room in "
+                      + "Janus's videoroom configuration (Debian's sample has 1234)")
+        }
         try check((1...1_000_000).contains(count), "\(path).count", "\(count) must be from 1 to 1000000")
         if let start = startS {
             try check(start >= 0 && start < scenarioDuration, "\(path).start_s", "\(formatNumber(start)) must be from 0 to less than the run's duration_s (\(formatNumber(scenarioDuration)))")

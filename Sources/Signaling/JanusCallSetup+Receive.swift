@@ -150,7 +150,7 @@ extension JanusCallSetup {
             } else {
                 guard let id = message.pluginID("id") else { return failShape(step, message) }
                 feedID = id
-                guard case .videoRoomPublisher(_, _, let display) = plugin else { return }
+                guard case .videoRoomPublisher(_, _, let display, _) = plugin else { return }
                 post(.publish, ["janus": "message", "body": .object(["request": "publish", "display": .string(display)]),
                                 "jsep": offerJSEP], now: now)
             }
@@ -176,7 +176,7 @@ extension JanusCallSetup {
             var body: [JSONValue.Member] = [.init("audio", true), .init("video", true)]
             if let videoCodec { body.append(.init("videocodec", .string(videoCodec))) }
             post(.echo, ["janus": "message", "body": .object(body), "jsep": offerJSEP], now: now)
-        case .videoRoomPublisher(let room, let options, _):
+        case .videoRoomPublisher(let room, let options, _, _):
             guard room == nil else { return joinAsPublisher(now: now) }
             post(.createRoom, ["janus": "message", "body": .object([.init("request", "create")] + options)], now: now)
         case .videoRoomSubscriber(let room, let feed):
@@ -186,9 +186,11 @@ extension JanusCallSetup {
     }
 
     private mutating func joinAsPublisher(now: Instant) {
-        guard case .videoRoomPublisher(_, _, let display) = plugin, let roomID else { return }
-        post(.join, ["janus": "message", "body": .object(["request": "join", "ptype": "publisher", "room": .integer(roomID),
-                                                         "display": .string(display)])], now: now)
+        guard case .videoRoomPublisher(_, _, let display, let feed) = plugin, let roomID else { return }
+        var body: [JSONValue.Member] = [.init("request", "join"), .init("ptype", "publisher"), .init("room", .integer(roomID)),
+                                        .init("display", .string(display))]
+        if let feed { body.append(.init("id", .integer(feed))) }
+        post(.join, ["janus": "message", "body": .object(body)], now: now)
     }
 
     private mutating func failShape(_ step: Step, _ message: JanusMessage) {

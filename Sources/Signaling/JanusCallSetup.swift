@@ -78,7 +78,7 @@ public struct JanusCallSetup: CallSetup {
         self.timeout = timeout
         self.longPollTimeout = longPollTimeout
         if case .videoRoomSubscriber(let room, _) = plugin { roomID = room }
-        if case .videoRoomPublisher(let room, _, _) = plugin { roomID = room }
+        if case .videoRoomPublisher(let room, _, _, _) = plugin { roomID = room }
     }
 
     public mutating func start(now: Instant) {

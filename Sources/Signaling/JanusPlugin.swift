@@ -6,9 +6,9 @@ public enum JanusPlugin: Hashable, Sendable {
     /// Without `videoCodec`, Janus picks by its own order (VP8 first).
     case echoTest(videoCodec: String?)
     /// VideoRoom publisher: create a room with `createOptions` (e.g. `videocodec`,
-    /// `publishers`) when `room` is nil, join it as a publisher, then `publish` our offer
-    /// (`configured` + answer).
-    case videoRoomPublisher(room: Int64?, createOptions: [JSONValue.Member], display: String)
+    /// `publishers`) when `room` is nil, join it as a publisher (as feed `feed` when given,
+    /// else Janus picks), then `publish` our offer (`configured` + answer).
+    case videoRoomPublisher(room: Int64?, createOptions: [JSONValue.Member], display: String, feed: Int64? = nil)
     /// VideoRoom subscriber: join with `streams: [{feed}]`; Janus sends the offer, our
     /// answer goes back with `start`.
     case videoRoomSubscriber(room: Int64, feed: Int64)
@@ -19,6 +19,17 @@ public enum JanusPlugin: Hashable, Sendable {
         case .echoTest: "janus.plugin.echotest"
         case .videoRoomPublisher, .videoRoomSubscriber: "janus.plugin.videoroom"
         }
+    }
+
+    /// The feed id a publisher of `stream` registers as and its subscribers ask for, so
+    /// both ends agree without talking: FNV-1a (64-bit) of the name, kept below 2^53 so
+    /// it stays exact in any JSON reader.
+    public static func feedID(forStream stream: String) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in stream.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return max(1, Int64(hash & (1 << 53 - 1)))
     }
 
     /// Whether Janus makes the offer (we answer).

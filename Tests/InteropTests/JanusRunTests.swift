@@ -53,6 +53,32 @@ final class JanusRunTests: XCTestCase {
         print("janus echo: setup p95 \(report.cells[0].metrics.value(at: MetricAddress(.setupMs, .p95)) ?? -1) ms")
     }
 
+    /// A VideoRoom publisher and two players (subscribers) in Janus's standing room: the
+    /// players find the publisher's feed by its stream name and receive its video whole.
+    func testVideoRoomPlayersReceiveThePublishersFeed() throws {
+        let janus = try startJanus()
+        defer { janus.stop() }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-room-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let file = ExternalTool.repositoryRoot.appendingPathComponent("Scenarios/janus-videoroom.json5").path
+        let loaded = try ScenarioLoader.load(file: file, environment: [
+            "JANUS_URL": "http://127.0.0.1:\(janus.port)/janus", "ROOM_ID": "\(JanusServer.standingRoom)", "PLAYERS": "2", "DURATION_S": "6",
+        ])
+        let (report, outcome) = ScenarioRunner(loaded: loaded, options: .init(folder: out, version: "test", progress: { _ in })).run()
+        let peers = try XCTUnwrap(report.cells.first?.peers)
+        XCTAssertEqual(outcome, .passed, "\(peers.map { "\($0.id): \($0.failureReason ?? "ok")" })")
+        let players = peers.filter { $0.role == "player" }
+        XCTAssertEqual(players.count, 2)
+        for player in players {
+            let video = try XCTUnwrap(player.streams.first { $0.kind == "video" }, "Janus forwarded the feed")
+            XCTAssertGreaterThan(video.framesReceived, 60, "about 30 fps for several seconds")
+            XCTAssertEqual(video.resolutionSurvival, 100)
+            XCTAssertNotNil(player.streams.first { $0.kind == "audio" })
+            print("janus videoroom \(player.id): \(video.framesReceived) frames, \(video.fps) fps, loss \(video.lossPct) %, setup \(player.phases["setup_ms"] ?? -1) ms, plis \(video.plis), resolutions \(video.resolutions)")
+        }
+    }
+
     /// Janus killed (SIGKILL) two seconds into an eight-second run: the run still ends on
     /// time, every peer is reported failed with a reason that names what went wrong, and
     /// the media received before the crash is kept in the report.

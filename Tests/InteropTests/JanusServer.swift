@@ -83,13 +83,28 @@ final class JanusServer: Sendable {
             """
         try general.write(to: folder.appendingPathComponent("janus.jcfg"), atomically: true, encoding: .utf8)
         try http.write(to: folder.appendingPathComponent("janus.transport.http.jcfg"), atomically: true, encoding: .utf8)
-        for plugin in ["echotest", "videoroom"] {
-            try "general: {\n}\n".write(to: folder.appendingPathComponent("janus.plugin.\(plugin).jcfg"), atomically: true, encoding: .utf8)
+        try "general: {\n}\n".write(to: folder.appendingPathComponent("janus.plugin.echotest.jcfg"), atomically: true, encoding: .utf8)
+        // One standing room (as Debian's sample config has) for runs whose players need a
+        // room id known in advance; other tests create their own rooms.
+        let videoroom = """
+        general: {
         }
+        room-\(Self.standingRoom): {
+            description = "rtcswarm"
+            publishers = 16
+            videocodec = "vp8"
+            audiocodec = "opus"
+        }
+
+        """
+        try videoroom.write(to: folder.appendingPathComponent("janus.plugin.videoroom.jcfg"), atomically: true, encoding: .utf8)
         process = try ManagedProcess(executable, ["-C", folder.appendingPathComponent("janus.jcfg").path, "-F", folder.path,
                                                   "-p", folder.appendingPathComponent("janus.pid").path, "-o"],
                                  environment: ["LD_PRELOAD": shim.path])
     }
+
+    /// The VideoRoom room configured at start.
+    static let standingRoom = 1234
 
     var pidFile: URL { folder.appendingPathComponent("janus.pid") }
     var log: String { process.text }

@@ -45,6 +45,10 @@ final class ScenarioValidationTests: XCTestCase {
             (["target.kind=srs"], "target.url: srs needs a url, e.g. \"${SRS_URL:-http://127.0.0.1:1985}\""),
             (["target.kind=srs", "target.url=http://127.0.0.1:1985", "groups[0].role=publisher", "groups[1].role=player"],
              "groups[0].media.video.codec: \"vp8\" is not accepted by srs (H.264 + Opus only); use \"h264\""),
+            (["target.kind=janus", "target.url=http://127.0.0.1:8088/janus", "target.janus={plugin: 'videoroom'}",
+              "groups[0].role=publisher", "groups[1].role=player"],
+             "target.janus.room_id: Janus VideoRoom players (groups[1]) subscribe in a room their publishers join; set room_id to a room "
+             + "in Janus's videoroom configuration (Debian's sample has 1234)"),
             (["target.kind=room", "target.url=127.0.0.1:3000"], "target.url: \"127.0.0.1:3000\" must start with http:// or https:// or ws:// or wss://"),
             (["target.url=http://x"], "target.url: builtin-room starts its own server on loopback; remove url or use kind \"room\""),
             (["groups[1].arrival.stages=[{duration_s: 5, target: 3}]"], "groups[1].arrival: give either rate_per_s or stages, not both and not neither"),

@@ -77,6 +77,20 @@ final class JanusCallSetupTests: XCTestCase {
         XCTAssertEqual(error.code, .refused)
     }
 
+    /// In a known room, a publisher joins as the feed its stream name gives, which is what
+    /// that stream's subscribers ask for.
+    func testAPublisherInAKnownRoomJoinsAsTheFeedItsStreamNames() throws {
+        let feed = JanusPlugin.feedID(forStream: "rtcswarm")
+        XCTAssertEqual(feed, JanusPlugin.feedID(forStream: "rtcswarm"))
+        XCTAssertNotEqual(feed, JanusPlugin.feedID(forStream: "rtcswarm2"))
+        XCTAssertLessThan(feed, 1 << 53, "exact in any JSON reader")
+        // FNV-1a 64 of "a" is 0xaf63dc4c8601ec8c; its low 53 bits:
+        XCTAssertEqual(JanusPlugin.feedID(forStream: "a"), Int64(UInt64(0xaf63_dc4c_8601_ec8c) & (1 << 53 - 1)))
+        let (_, _, message) = try attached(.videoRoomPublisher(room: 1234, createOptions: [], display: "p", feed: feed))
+        XCTAssertEqual(try JSONValue(parsing: message.request.body)["body"],
+                       .object(["request": "join", "ptype": "publisher", "room": 1234, "display": "p", "id": .integer(feed)]))
+    }
+
     func testPluginErrorsArriveOnTheLongPollAndFailTheCall() throws {
         var (setup, poll, message) = try attached(.videoRoomSubscriber(room: 1234, feed: 99))
         let body = try JSONValue(parsing: message.request.body)
