@@ -63,6 +63,7 @@ final class ReceivedStreamObserver {
         let freezes = gaps.map { $0.milliseconds / 1000 }.filter { frames > 2 && $0 > freezeLimit }
         let expected = expectedFrames(frameRate: frameRate)
         let known = resolutions.values.reduce(0, +)
+        let decoded = decoder?.results()
         return StreamRecord(
             kind: codec.isVideo ? "video" : "audio", codec: codec.rawValue,
             packetsReceived: Int(statistics.packetsReceived), packetsExpected: Int(statistics.packetsExpected),
@@ -73,7 +74,7 @@ final class ReceivedStreamObserver {
             freezeMs: freezes.reduce(0, +) * 1000,
             resolutionSurvival: codec.isVideo && known > 0 ? Double(resolutions[publishedResolution ?? ""] ?? 0) / Double(known) * 100 : nil,
             resolutions: resolutions, latencyMs: latencySamples > 0 ? latencyTotal / Double(latencySamples) : nil,
-            psnrDb: decoder?.psnrMean, framesDecoded: decoder?.decoded, frameCodesRead: decoder?.codesRead,
+            psnrDb: decoded?.psnrMean, framesDecoded: decoded?.decoded, frameCodesRead: decoded?.codesRead,
             nacks: statistics.nacksSent, plis: statistics.plisSent + statistics.firsSent)
     }
 

@@ -1,32 +1,65 @@
+import Dispatch
 import Media
 import PeerCore
 import RTCBase
+import Synchronization
 
 /// Full decoding for the sample of received video streams (METRICS.md: quality,
 /// sampled): each frame is decoded, its block code read back, the reference frame of
 /// that index regenerated, and the PSNR of the Y plane taken. Frames that do not decode
 /// or whose code cannot be read are counted, not guessed.
-final class SampledDecoder {
+///
+/// The work (a 720p frame costs milliseconds) runs on the decoder's own serial queue, never
+/// on the event loop, which hands frames over and goes on; when the queue is more than
+/// `backlogLimit` frames behind, frames are skipped rather than queued without bound (the
+/// record then shows fewer frames decoded than received).
+final class SampledDecoder: Sendable {
+    struct Results: Sendable {
+        var decoded = 0
+        var decodeErrors = 0
+        /// Decoded frames whose frame code read back (frame identity survived the trip).
+        var codesRead = 0
+        var psnrMinimum: Double?
+        fileprivate var psnrTotal = 0.0
+        fileprivate var psnrSamples = 0
+
+        /// Mean PSNR (Y) over the frames compared, nil when none was.
+        var psnrMean: Double? { psnrSamples > 0 ? psnrTotal / Double(psnrSamples) : nil }
+    }
+
+    static let backlogLimit = 90
     private let codec: MediaCodec
-    private var decoder: (any VideoDecoder)?
-    private var source = VideoSource()
-    private(set) var decoded = 0
-    private(set) var decodeErrors = 0
-    /// Decoded frames whose frame code read back (frame identity survived the trip).
-    private(set) var codesRead = 0
-    private var psnrTotal = 0.0
-    private(set) var psnrMinimum: Double?
-    private var psnrSamples = 0
+    private let queue = DispatchQueue(label: "rtcswarm-sampled-decoder")
+    private let backlog = Atomic<Int>(0)
+    /// The decoder, the reference source and the figures; used on `queue`, read at the end.
+    private let state = Mutex<(decoder: (any VideoDecoder)?, source: VideoSource, results: Results)>((nil, VideoSource(), Results()))
 
     init(codec: MediaCodec) { self.codec = codec }
 
+    /// Queues `frame` for decoding and returns at once.
     func decode(_ frame: ReceivedFrame) {
+        guard backlog.add(1, ordering: .relaxed).newValue <= Self.backlogLimit else {
+            backlog.subtract(1, ordering: .relaxed)
+            return
+        }
+        queue.async { [self] in
+            state.withLock { decodeNow(frame, &$0.decoder, &$0.source, &$0.results) }
+            backlog.subtract(1, ordering: .relaxed)
+        }
+    }
+
+    /// The figures once every frame handed over so far has been decoded.
+    func results() -> Results {
+        queue.sync { state.withLock { $0.results } }
+    }
+
+    private func decodeNow(_ frame: ReceivedFrame, _ decoder: inout (any VideoDecoder)?, _ source: inout VideoSource, _ results: inout Results) {
         do {
             if decoder == nil { decoder = try codec.makeDecoder() }
             guard let image = try decoder?.decode(frame.data) else { return }
-            decoded += 1
+            results.decoded += 1
             guard let code = FrameCodeReader.read(image) else { return }
-            codesRead += 1
+            results.codesRead += 1
             // The reference exists only for sizes the pattern can be drawn at.
             guard image.width % 2 == 0, image.height % 2 == 0,
                   (VideoSource.minimumSize.width...VideoSource.maximumSize.width).contains(image.width),
@@ -34,14 +67,11 @@ final class SampledDecoder {
             let captured = Instant(nanoseconds: Int64(code.captureMilliseconds) * 1_000_000)
             let reference = source.frame(index: Int(code.index), width: image.width, height: image.height, captureTime: captured)
             guard let psnr = Quality.psnrY(image, reference: reference.image) else { return }
-            psnrTotal += psnr
-            psnrSamples += 1
-            psnrMinimum = min(psnrMinimum ?? psnr, psnr)
+            results.psnrTotal += psnr
+            results.psnrSamples += 1
+            results.psnrMinimum = min(results.psnrMinimum ?? psnr, psnr)
         } catch {
-            decodeErrors += 1
+            results.decodeErrors += 1
         }
     }
-
-    /// Mean PSNR (Y) over the frames compared, nil when none was.
-    var psnrMean: Double? { psnrSamples > 0 ? psnrTotal / Double(psnrSamples) : nil }
 }

@@ -26,7 +26,7 @@ final class SRSRunTests: XCTestCase {
         let (report, outcome) = ScenarioRunner(loaded: loaded, options: .init(folder: out, version: "test", progress: { _ in })).run()
         let peers = try XCTUnwrap(report.cells.first?.peers)
         XCTAssertEqual(peers.count, 4)
-        XCTAssertEqual(outcome, .passed, "\(peers.map { "\($0.id): \($0.failureReason ?? "ok")" })")
+        XCTAssertEqual(outcome, .passed, "\(peers.map { "\($0.id): \($0.failureReason ?? "ok")" }) \(report.invalidReason ?? "")")
         for player in peers where player.role == "player" {
             let video = try XCTUnwrap(player.streams.first { $0.kind == "video" }, "\(player.id) received no video")
             XCTAssertGreaterThan(video.framesReceived, 100)
