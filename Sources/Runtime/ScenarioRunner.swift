@@ -195,8 +195,8 @@ public final class ScenarioRunner {
 
         var samples: [TimeSample] = []
         var serverSamples: [ServerSample] = []
-        let srsPoller = scenario.target.kind == .srs ? SRSStatsPoller(loop: loop, target: target) : nil
-        srsPoller?.poll()
+        let statsPoller = serverStatsPoller(loop: loop, target: target)
+        statsPoller?.poll()
         var lastRelayed = 0
         let duration = Double(plan.durationMs) / 1000
         let deadline = runStart + .milliseconds(plan.durationMs) + .seconds(15)
@@ -219,9 +219,9 @@ public final class ScenarioRunner {
                 ]))
                 lastRelayed = stats.messagesRelayed
             }
-            if let srsPoller {
-                if !srsPoller.latest.isEmpty { serverSamples.append(ServerSample(tS: t, values: srsPoller.latest)) }
-                srsPoller.poll()
+            if let statsPoller {
+                if !statsPoller.latest.isEmpty { serverSamples.append(ServerSample(tS: t, values: statsPoller.latest)) }
+                statsPoller.poll()
             }
             if let last = samples.last {
                 options.progress(progressLine(cell: cell, index: index, total: total, t: min(t, duration), duration: duration,
@@ -254,8 +254,32 @@ public final class ScenarioRunner {
                             + "scenario's tracks at their frame rate; lower the resolution or fps, or use fewer distinct tracks per worker")
         }
         warnings.append(contentsOf: Set(results.values.flatMap(\.encoderErrors)).sorted().map { "\(cell.label): encoder failed: \($0)" })
+        if let statsPoller, statsPoller.latest.isEmpty, let problem = statsPoller.lastProblem {
+            warnings.append("\(cell.label): no server-side figures: \(problem)")
+        }
         return .success((CellReport(label: cell.label, parameters: cell.parameters, metrics: metrics, thresholds: outcomes,
                                     timeSeries: samples, peers: records, serverSamples: serverSamples), workerReports))
+    }
+
+    /// The poller of the target's own figures: SRS's API, or Janus's admin API when the
+    /// scenario names it (its URL was checked by `validate`; one that does not resolve is
+    /// a warning, not a failed run).
+    private func serverStatsPoller(loop: EventLoop, target: ResolvedTarget) -> ServerStatsPoller? {
+        let scenario = loaded.scenario
+        switch scenario.target.kind {
+        case .srs:
+            return .srs(loop: loop, target: target)
+        case .janus:
+            guard let janus = scenario.target.janus, let url = janus.adminUrl else { return nil }
+            do {
+                return .janusAdmin(loop: loop, admin: try TargetResolver.resolve(url), secret: janus.adminSecret ?? JanusSettings.sampleAdminSecret)
+            } catch {
+                warnings.append("target.janus.admin_url: \(error)")
+                return nil
+            }
+        case .builtinRoom, .room, .whip, .whep:
+            return nil
+        }
     }
 
     /// The built-in server started on a free loopback port, or a room server's URL checked

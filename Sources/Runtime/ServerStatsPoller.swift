@@ -3,52 +3,93 @@ import Net
 import RTCBase
 import Signaling
 
-/// Samples SRS's own figures during a run (METRICS.md, "Server side"): its CPU, memory,
-/// connections, streams, clients and throughput, on the run's time axis. A poll that
-/// fails leaves the last figures in place; the run never waits for SRS's API.
-final class SRSStatsPoller {
+/// Samples a media server's own figures during a run (METRICS.md, "Server side") on the
+/// run's time axis: SRS's CPU, memory, connections, streams, clients and throughput from
+/// its HTTP API, or the sessions Janus holds from its admin API. A poll that fails leaves
+/// the last figures in place; the run never waits for the server.
+final class ServerStatsPoller {
+    /// One request of a poll and how its answer becomes figures. A figure named
+    /// `<x>_bytes` is a running byte counter: the poller reports it as `<x>_kbps`, the
+    /// rate between two answers.
+    struct Query {
+        var method: HTTPMethod = .get
+        var path: String
+        var query: String?
+        var body: (() -> String)?
+        var figures: (String) -> [String: Double]?
+    }
+
     private let loop: EventLoop
     private let target: ResolvedTarget
+    private let queries: [Query]
     private var requests: [HTTPClientHost] = []
-    private var previousBytes: (at: Instant, recv: Double, send: Double)?
-    /// The latest figures: cpu_pct, mem_mb, connections, streams, clients, recv_kbps, send_kbps.
+    private var previousCounters: [String: (at: Instant, value: Double)] = [:]
+    /// The latest figures.
     private(set) var latest: [String: Double] = [:]
+    /// What went wrong with the last poll that failed, in the server's words when it
+    /// answered (a wrong Janus admin secret answers 200 with an error body).
+    private(set) var lastProblem: String?
 
-    init(loop: EventLoop, target: ResolvedTarget) {
+    init(loop: EventLoop, target: ResolvedTarget, queries: [Query]) {
         self.loop = loop
         self.target = target
+        self.queries = queries
     }
 
-    /// Asks SRS for its summaries and streams; answers update `latest` when they come.
+    /// SRS's summaries and streams (TARGETS.md).
+    static func srs(loop: EventLoop, target: ResolvedTarget) -> ServerStatsPoller {
+        ServerStatsPoller(loop: loop, target: target, queries: [
+            Query(path: SRSStatistics.summariesPath, figures: SRSStatistics.summary),
+            Query(path: SRSStatistics.streamsPath, query: SRSStatistics.streamsQuery, figures: SRSStatistics.streams),
+        ])
+    }
+
+    /// Janus's admin API at `admin` (its own URL and port), with `secret`.
+    static func janusAdmin(loop: EventLoop, admin: ResolvedTarget, secret: String) -> ServerStatsPoller {
+        var transaction = 0
+        return ServerStatsPoller(loop: loop, target: admin, queries: [
+            Query(method: .post, path: admin.endpoint.path, body: {
+                transaction += 1
+                return JanusAdmin.listSessionsBody(secret: secret, transaction: "stats-\(transaction)")
+            }, figures: JanusAdmin.sessions),
+        ])
+    }
+
+    /// Sends every query; answers update `latest` when they come.
     func poll() {
         requests.removeAll { $0.isFinished }
-        request(SRSStatistics.summariesPath, query: nil) { [weak self] body in
-            guard let self, var figures = SRSStatistics.summary(body) else { return }
-            let now = self.loop.now()
-            if let recv = figures.removeValue(forKey: "recv_bytes"), let send = figures.removeValue(forKey: "send_bytes") {
-                if let previous = self.previousBytes, now > previous.at {
-                    let seconds = (now - previous.at).milliseconds / 1000
-                    figures["recv_kbps"] = max(0, recv - previous.recv) * 8 / 1000 / seconds
-                    figures["send_kbps"] = max(0, send - previous.send) * 8 / 1000 / seconds
+        for query in queries {
+            var endpoint = target.endpoint
+            endpoint.path = query.path
+            endpoint.query = query.query
+            let request = HTTPRequest(method: query.method, endpoint: endpoint, headers: query.body == nil ? [:] : ["Content-Type": "application/json"],
+                                      body: Array((query.body?() ?? "").utf8))
+            guard let host = try? HTTPClientHost(loop: loop, address: target.address, request: request, timeout: .seconds(2), completion: { [weak self] event in
+                guard let self else { return }
+                switch event {
+                case .response(let response, _):
+                    if response.status == 200, let figures = query.figures(response.bodyText) { return self.record(figures) }
+                    self.lastProblem = "\(endpoint) answered \(response.status): \(response.bodyText.prefix(300))"
+                case .failed(let error):
+                    self.lastProblem = "\(endpoint): \(error)"
                 }
-                self.previousBytes = (now, recv, send)
-            }
-            self.latest.merge(figures) { $1 }
-        }
-        request(SRSStatistics.streamsPath, query: SRSStatistics.streamsQuery) { [weak self] body in
-            guard let self, let figures = SRSStatistics.streams(body) else { return }
-            self.latest.merge(figures) { $1 }
+            }) else { continue }
+            requests.append(host)
         }
     }
 
-    private func request(_ path: String, query: String?, _ handle: @escaping (String) -> Void) {
-        var endpoint = target.endpoint
-        endpoint.path = path
-        endpoint.query = query
-        let request = HTTPRequest(method: .get, endpoint: endpoint)
-        guard let host = try? HTTPClientHost(loop: loop, address: target.address, request: request, timeout: .seconds(2), completion: { event in
-            if case .response(let response, _) = event, response.status == 200 { handle(response.bodyText) }
-        }) else { return }
-        requests.append(host)
+    private func record(_ figures: [String: Double]) {
+        let now = loop.now()
+        for (name, value) in figures {
+            guard name.hasSuffix("_bytes") else {
+                latest[name] = value
+                continue
+            }
+            let rate = String(name.dropLast("_bytes".count)) + "_kbps"
+            if let previous = previousCounters[name], now > previous.at {
+                latest[rate] = max(0, value - previous.value) * 8 / 1000 / ((now - previous.at).milliseconds / 1000)
+            }
+            previousCounters[name] = (now, value)
+        }
     }
 }

@@ -61,6 +61,11 @@ extension Target {
             try requireURL(schemes: ["http", "https"])
         }
         if kind == .janus { try check(janus != nil, "target.janus", "janus needs { plugin: \"echotest\" } or { plugin: \"videoroom\" }") }
+        if let admin = janus?.adminUrl {
+            let scheme = admin.split(separator: ":", maxSplits: 1).first?.lowercased() ?? ""
+            try check(admin.contains("://") && ["http", "https"].contains(scheme), "target.janus.admin_url",
+                      "\"\(admin)\" must start with http:// or https:// (Janus's admin API, e.g. http://127.0.0.1:7088/admin)")
+        }
         if let capacity = room?.capacity {
             try check(kind == .builtinRoom, "target.room.capacity", "only the built-in room server's capacity can be set")
             try check((2...1_000).contains(capacity), "target.room.capacity", "\(capacity) must be from 2 to 1000")

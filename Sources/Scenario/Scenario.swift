@@ -68,6 +68,12 @@ public struct JanusSettings: Codable, Equatable, Sendable {
     public var plugin: Plugin
     /// VideoRoom room id (created when absent).
     public var roomId: UInt64?
+    /// Janus's admin API (`http://host:7088/admin`), sampled for its session count.
+    public var adminUrl: String?
+    /// The admin API's `admin_secret` (default: Janus's sample, `janusoverlord`).
+    public var adminSecret: String?
+
+    public static let sampleAdminSecret = "janusoverlord"
 }
 
 /// One kind of peer and how many of them.

@@ -21,14 +21,17 @@ final class JanusRunTests: XCTestCase {
         return janus
     }
 
-    /// Runs `count` echo peers for `seconds` against `janus`.
-    private func runEchoPeers(_ janus: JanusServer, count: Int, seconds: Int) throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
+    /// Runs `count` echo peers for `seconds` against `janus`, sampling its admin API with
+    /// `adminSecret`.
+    private func runEchoPeers(_ janus: JanusServer, count: Int, seconds: Int,
+                              adminSecret: String = JanusServer.adminSecret) throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
         let text = """
         { name: "janus-echo", duration_s: \(seconds),
-          target: { kind: "janus", url: "http://127.0.0.1:\(janus.port)/janus", janus: { plugin: "echotest" } },
+          target: { kind: "janus", url: "http://127.0.0.1:\(janus.port)/janus",
+                    janus: { plugin: "echotest", admin_url: "http://127.0.0.1:\(janus.adminPort)/admin", admin_secret: "\(adminSecret)" } },
           groups: [{ role: "echo", count: \(count), arrival: { rate_per_s: 10 },
                      media: { video: { codec: "vp8", resolution: "320x180", bitrate_kbps: 300 } } }],
           thresholds: ["failed_peers == 0"] }
@@ -51,6 +54,24 @@ final class JanusRunTests: XCTestCase {
             XCTAssertEqual(video.resolutions.keys.sorted(), ["320x180"])
         }
         print("janus echo: setup p95 \(report.cells[0].metrics.value(at: MetricAddress(.setupMs, .p95)) ?? -1) ms")
+        // Janus's admin API, sampled on the run's time axis: one session per echo peer.
+        let sessions = report.cells[0].serverSamples.compactMap { $0.values["sessions"] }
+        XCTAssertGreaterThan(sessions.count, 2, "sampled every second")
+        XCTAssertEqual(sessions.max(), 2)
+        XCTAssertNil(report.warnings)
+    }
+
+    /// A wrong admin secret costs the server-side figures, not the run, and the report
+    /// says why in Janus's words.
+    func testAWrongAdminSecretIsAWarningInJanussWords() throws {
+        let janus = try startJanus()
+        defer { janus.stop() }
+        let (report, outcome) = try runEchoPeers(janus, count: 1, seconds: 3, adminSecret: "wrong")
+        XCTAssertEqual(outcome, .passed)
+        XCTAssertTrue(report.cells[0].serverSamples.isEmpty)
+        let warning = try XCTUnwrap(report.warnings?.first)
+        XCTAssertTrue(warning.contains("no server-side figures"), warning)
+        XCTAssertTrue(warning.contains("Unauthorized request (wrong or missing secret/token)"), warning)
     }
 
     /// A VideoRoom publisher and two players (subscribers) in Janus's standing room: the
@@ -63,7 +84,7 @@ final class JanusRunTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: out) }
         let file = ExternalTool.repositoryRoot.appendingPathComponent("Scenarios/janus-videoroom.json5").path
         let loaded = try ScenarioLoader.load(file: file, environment: [
-            "JANUS_URL": "http://127.0.0.1:\(janus.port)/janus", "ROOM_ID": "\(JanusServer.standingRoom)", "PLAYERS": "2", "DURATION_S": "6",
+            "JANUS_URL": "http://127.0.0.1:\(janus.port)/janus", "JANUS_ADMIN_URL": "http://127.0.0.1:\(janus.adminPort)/admin", "ROOM_ID": "\(JanusServer.standingRoom)", "PLAYERS": "2", "DURATION_S": "6",
         ])
         let (report, outcome) = ScenarioRunner(loaded: loaded, options: .init(folder: out, version: "test", progress: { _ in })).run()
         let peers = try XCTUnwrap(report.cells.first?.peers)
@@ -75,6 +96,7 @@ final class JanusRunTests: XCTestCase {
             XCTAssertGreaterThan(video.framesReceived, 60, "about 30 fps for several seconds")
             XCTAssertEqual(video.resolutionSurvival, 100)
             XCTAssertNotNil(player.streams.first { $0.kind == "audio" })
+            XCTAssertNil(report.warnings)
             print("janus videoroom \(player.id): \(video.framesReceived) frames, \(video.fps) fps, loss \(video.lossPct) %, setup \(player.phases["setup_ms"] ?? -1) ms, plis \(video.plis), resolutions \(video.resolutions)")
         }
     }

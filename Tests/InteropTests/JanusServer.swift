@@ -8,10 +8,13 @@ import XCTest
 
 /// A Janus 1.1 (Debian package) started for one test on 127.0.0.1 only (TARGETS.md): its
 /// configuration in a temporary folder, the HTTP transport on a free loopback port, every
-/// other transport and the unused plugins disabled, ICE on `lo` only (with the loopback
-/// shim), a pid file, stopped by that pid.
+/// other transport and the unused plugins disabled, the admin API on a second loopback
+/// port, ICE on `lo` only (with the loopback shim), a pid file, stopped by that pid.
 final class JanusServer: Sendable {
     let port: UInt16
+    let adminPort: UInt16
+    /// Janus's sample `admin_secret`.
+    static let adminSecret = "janusoverlord"
     let folder: URL
     private let process: ManagedProcess
 
@@ -22,6 +25,7 @@ final class JanusServer: Sendable {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("rtcswarm-janus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         port = try JanusServer.freePort()
+        adminPort = try JanusServer.freePort()
         let library = "/usr/lib/x86_64-linux-gnu/janus"
         let unusedPlugins = try FileManager.default.contentsOfDirectory(atPath: "\(library)/plugins")
             .filter { $0.hasSuffix(".so") && !JanusServer.plugins.contains($0) }
@@ -39,6 +43,7 @@ final class JanusServer: Sendable {
             \tserver_name = "rtcswarm-interop"
             \tinterface = "127.0.0.1"
             \tsession_timeout = 60
+            \tadmin_secret = "\(Self.adminSecret)"
             }
             certificates: {
             }
@@ -74,7 +79,10 @@ final class JanusServer: Sendable {
             \thttps = false
             }
             admin: {
-            \tadmin_http = false
+            \tadmin_base_path = "/admin"
+            \tadmin_http = true
+            \tadmin_port = \(adminPort)
+            \tadmin_ip = "127.0.0.1"
             \tadmin_https = false
             }
             cors: {

@@ -49,6 +49,9 @@ final class ScenarioValidationTests: XCTestCase {
               "groups[0].role=publisher", "groups[1].role=player"],
              "target.janus.room_id: Janus VideoRoom players (groups[1]) subscribe in a room their publishers join; set room_id to a room "
              + "in Janus's videoroom configuration (Debian's sample has 1234)"),
+            (["target.kind=janus", "target.url=http://127.0.0.1:8088/janus", "target.janus={plugin: 'echotest', admin_url: '127.0.0.1:7088'}",
+              "groups[0].role=echo", "groups[1].role=echo"],
+             "target.janus.admin_url: \"127.0.0.1:7088\" must start with http:// or https:// (Janus's admin API, e.g. http://127.0.0.1:7088/admin)"),
             (["target.kind=room", "target.url=127.0.0.1:3000"], "target.url: \"127.0.0.1:3000\" must start with http:// or https:// or ws:// or wss://"),
             (["target.url=http://x"], "target.url: builtin-room starts its own server on loopback; remove url or use kind \"room\""),
             (["groups[1].arrival.stages=[{duration_s: 5, target: 3}]"], "groups[1].arrival: give either rate_per_s or stages, not both and not neither"),
