@@ -27,6 +27,10 @@ public struct RunReport: Codable, Equatable, Sendable {
     /// What the run could not do as asked but that did not stop it (encoders that fell
     /// behind real time, say), in words for the reader.
     public var warnings: [String]?
+    /// The target's name and version as it told them ("SRS 7.0.18", "Janus 1.1.2", or this
+    /// rtcswarm for the built-in room server); nil when it does not say (other room
+    /// servers, WHIP/WHEP endpoints) or did not answer.
+    public var targetVersion: String?
 
     public init(rtcswarmVersion: String, scenarioName: String, resolvedScenario: String, seed: UInt64, startedAt: String,
                 durationS: Double, interrupted: Bool = false, invalidReason: String? = nil, abortReason: String? = nil,

@@ -49,6 +49,8 @@ public final class ScenarioRunner {
     public let options: Options
     private var interrupted = false
     private var warnings: [String] = []
+    /// The target's name and version as it told them ("SRS 7.0.18").
+    private var targetVersion: String?
 
     public init(loaded: LoadedScenario, options: Options) {
         self.loaded = loaded
@@ -91,6 +93,7 @@ public final class ScenarioRunner {
         report.durationS = (MonotonicClock.now() - wallStart).milliseconds / 1000
         report.interrupted = interrupted
         report.warnings = warnings.isEmpty ? nil : warnings
+        report.targetVersion = targetVersion ?? (scenario.target.kind == .builtinRoom ? "rtcswarm \(options.version) built-in room server" : nil)
         if let worst = report.workers.max(by: { $0.lagP99Ms < $1.lagP99Ms }), worst.lagP99Ms > 50 {
             report.invalidReason = "event-loop lag p99 \(Self.format(worst.lagP99Ms)) ms in worker \(worst.index) exceeds 50 ms"
         } else if let dropping = report.workers.first(where: { $0.socketDrops > 0 }) {
@@ -257,26 +260,29 @@ public final class ScenarioRunner {
         if let statsPoller, statsPoller.latest.isEmpty, let problem = statsPoller.lastProblem {
             warnings.append("\(cell.label): no server-side figures: \(problem)")
         }
+        targetVersion = targetVersion ?? statsPoller?.version
         return .success((CellReport(label: cell.label, parameters: cell.parameters, metrics: metrics, thresholds: outcomes,
                                     timeSeries: samples, peers: records, serverSamples: serverSamples), workerReports))
     }
 
-    /// The poller of the target's own figures: SRS's API, or Janus's admin API when the
-    /// scenario names it (its URL was checked by `validate`; one that does not resolve is
-    /// a warning, not a failed run).
+    /// The poller of the target's own figures and version: SRS's API, or Janus's API and
+    /// its admin API when the scenario names it (its URL was checked by `validate`; one
+    /// that does not resolve is a warning, not a failed run).
     private func serverStatsPoller(loop: EventLoop, target: ResolvedTarget) -> ServerStatsPoller? {
         let scenario = loaded.scenario
         switch scenario.target.kind {
         case .srs:
             return .srs(loop: loop, target: target)
         case .janus:
-            guard let janus = scenario.target.janus, let url = janus.adminUrl else { return nil }
-            do {
-                return .janusAdmin(loop: loop, admin: try TargetResolver.resolve(url), secret: janus.adminSecret ?? JanusSettings.sampleAdminSecret)
-            } catch {
-                warnings.append("target.janus.admin_url: \(error)")
-                return nil
+            var admin: (target: ResolvedTarget, secret: String)?
+            if let janus = scenario.target.janus, let url = janus.adminUrl {
+                do {
+                    admin = (try TargetResolver.resolve(url), janus.adminSecret ?? JanusSettings.sampleAdminSecret)
+                } catch {
+                    warnings.append("target.janus.admin_url: \(error)")
+                }
             }
+            return .janus(loop: loop, target: target, admin: admin)
         case .builtinRoom, .room, .whip, .whep:
             return nil
         }

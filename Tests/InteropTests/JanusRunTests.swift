@@ -59,6 +59,8 @@ final class JanusRunTests: XCTestCase {
         XCTAssertGreaterThan(sessions.count, 2, "sampled every second")
         XCTAssertEqual(sessions.max(), 2)
         XCTAssertNil(report.warnings)
+        // Janus's own name for itself, from /janus/info (Debian's package: 1.1.x).
+        XCTAssertEqual(report.targetVersion?.hasPrefix("Janus 1."), true, report.targetVersion ?? "no version")
     }
 
     /// A wrong admin secret costs the server-side figures, not the run, and the report

@@ -41,6 +41,14 @@ final class ReportWritersTests: XCTestCase {
         XCTAssertTrue(summary.contains("- p1 (player) in ice at 12.4 s: ICE consent lost at 12.4 s"), summary)
     }
 
+    func testTheTargetsVersionHeadsSummaryAndHTML() {
+        var report = ReportFixtures.report(cells: [ReportFixtures.cell("default", setup: [1], loss: [])])
+        XCTAssertFalse(MarkdownSummary.render(report).contains("target"))
+        report.targetVersion = "Janus <1.1.2>"
+        XCTAssertTrue(MarkdownSummary.render(report).contains(", target Janus <1.1.2>\n"), MarkdownSummary.render(report))
+        XCTAssertTrue(HTMLReport.render(report).contains(", target Janus &lt;1.1.2&gt;</p>"))
+    }
+
     func testHTMLIsSelfContainedAndDrawsTheCharts() {
         let report = ReportFixtures.report(cells: [ReportFixtures.cell("default", setup: Array(stride(from: 10.0, through: 500, by: 10)), loss: [0, 1, 2])])
         let html = HTMLReport.render(report)

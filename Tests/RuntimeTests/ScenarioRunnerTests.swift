@@ -52,6 +52,7 @@ final class ScenarioRunnerTests: XCTestCase {
         XCTAssertEqual(cell.thresholds.map(\.passed), [true, true, true])
         XCTAssertGreaterThanOrEqual(cell.timeSeries.count, 2, "a sample a second")
         XCTAssertEqual(cell.serverSamples.last?.values["members"], 20)
+        XCTAssertEqual(report.targetVersion, "rtcswarm test built-in room server")
         // peers.ndjson was written as the peers ended: one line per peer.
         XCTAssertEqual(try PeerLog.read(out.appendingPathComponent("peers.ndjson")).count, 20)
     }
