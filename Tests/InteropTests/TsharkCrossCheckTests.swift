@@ -69,11 +69,11 @@ final class TsharkCrossCheckTests: XCTestCase {
         let received = peers.compactMap { peer in peer.streams.first { $0.kind == "audio" } }
         for (ours, theirs) in try matched(received, opus) {
             let lost = Int((Double(ours.packetsExpected) * ours.lossPct / 100).rounded())
+            let jitter = try streams.meanJitterMs(ssrc: theirs.ssrc, clockRate: 48_000)
             print("audio \(String(format: "0x%08X", theirs.ssrc)): rtcswarm lost \(lost) of \(ours.packetsExpected), jitter \(ours.jitterMs) ms;"
-                  + " tshark lost \(theirs.lost) of \(theirs.packets + theirs.lost), jitter \(try streams.meanJitterMs(ssrc: theirs.ssrc, clockRate: 48_000)) ms")
+                  + " tshark lost \(theirs.lost) of \(theirs.packets + theirs.lost), jitter \(jitter) ms")
             XCTAssertGreaterThan(theirs.lost, 5, "the injected 5 % loss is on the wire")
             XCTAssertEqual(Double(lost), Double(theirs.lost), accuracy: Double(lostTolerance))
-            let jitter = try streams.meanJitterMs(ssrc: theirs.ssrc, clockRate: 48_000)
             XCTAssertGreaterThan(jitter, 1, "the injected 10 ms jitter is on the wire")
             XCTAssertEqual(ours.jitterMs, jitter, accuracy: jitterToleranceMs)
         }
