@@ -26,10 +26,14 @@ public struct PeerRecord: Codable, Equatable, Sendable {
     /// `host`, `srflx`, `relay`, `prflx`.
     public var candidatePair: String?
     public var streams: [StreamRecord]
+    /// What this peer sent, stream by stream (media peers).
+    public var sentStreams: [SentStreamRecord]?
+    /// The browser at the other end's own figures, when the partner was a browser.
+    public var browser: BrowserStats?
 
     public init(id: String, group: Int, role: String, startedAtMs: Double, endedAtMs: Double, phases: [String: Double] = [:],
                 outcome: Outcome, failedPhase: String? = nil, failureReason: String? = nil, candidatePair: String? = nil,
-                streams: [StreamRecord] = []) {
+                streams: [StreamRecord] = [], sentStreams: [SentStreamRecord]? = nil, browser: BrowserStats? = nil) {
         self.id = id
         self.group = group
         self.role = role
@@ -41,6 +45,8 @@ public struct PeerRecord: Codable, Equatable, Sendable {
         self.failureReason = failureReason
         self.candidatePair = candidatePair
         self.streams = streams
+        self.sentStreams = sentStreams
+        self.browser = browser
     }
 }
 

@@ -5,9 +5,10 @@ import Signaling
 /// The built-in room server as a sans-IO state machine: bytes in per connection, bytes
 /// out per connection, no sockets. It speaks the room protocol of PROTOCOLS.md section 3
 /// over Socket.IO (`/socket.io/?EIO=4&transport=websocket`) and over plain JSON frames
-/// (`/ws`), serves its figures at `/stats`, and fixes the public server's flaws: rooms
-/// have a capacity, only members may send `message` or `leave`, a dropped connection
-/// says `bye` to the rest of its rooms, and every limit answers with an `error` naming it.
+/// (`/ws`), serves its figures at `/stats` and a browser call page at `/peer`, and fixes
+/// the public server's flaws: rooms have a capacity, only members may send `message` or
+/// `leave`, a dropped connection says `bye` to the rest of its rooms, and every limit
+/// answers with an `error` naming it.
 public struct RoomServerCore {
     public enum Output: Equatable, Sendable {
         case send(connection: Int, bytes: [UInt8])
@@ -139,12 +140,16 @@ public struct RoomServerCore {
                     return
                 }
                 stats.reject("bad_request")
+            case "/peer":
+                connection.http.respond(HTTPResponse(status: 200, headers: ["Content-Type": "text/html; charset=utf-8",
+                                                                            "Cache-Control": "no-store"],
+                                                     body: Array(BrowserPeerPage.html.utf8)), now: now)
             case "/stats":
                 connection.http.respond(HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
                                                      body: Array(statsJSON().serialized.utf8)), now: now)
             default:
                 connection.http.respond(HTTPResponse(status: 404, headers: ["Content-Type": "text/plain"],
-                                                     body: Array("not found: try /socket.io/, /ws or /stats\n".utf8)), now: now)
+                                                     body: Array("not found: try /socket.io/, /ws, /peer or /stats\n".utf8)), now: now)
             }
         }
     }

@@ -9,7 +9,10 @@ import Signaling
 /// protocol does it: both join the room; the one told `other_joined` makes the offer, the
 /// other answers; offer and answer travel in `message`. Then real WebRTC through
 /// `MediaCall`. At its planned end the peer sends DTLS close_notify, leaves the room,
-/// and records every phase and stream.
+/// and records every phase and stream. When the other side is a browser page (`/peer` of
+/// the built-in room server), the end comes in two steps: both sides stop sending, the
+/// page reads its `getStats()` once the last packets are in and sends them as a `stats`
+/// message, and they go into this peer's record next to its own figures.
 public final class CallPeer: PeerDriver {
     public struct Settings {
         public var target: ResolvedTarget
@@ -28,7 +31,20 @@ public final class CallPeer: PeerDriver {
         /// Fully decode what this peer receives (it is in the decoded sample).
         public var decode = false
         public var setupTimeout: Duration = .seconds(20)
+        /// Who is at the other end of the room.
+        public var partner: Partner = .rtcswarm
     }
+
+    public enum Partner: Sendable {
+        case rtcswarm
+        /// A browser page that reports its own figures when told to `stop`.
+        case browser
+    }
+
+    /// How long a browser page waits after `stop` for the last packets before it reads
+    /// its figures, and how long this peer waits for them.
+    static let browserDrain: Duration = .milliseconds(1500)
+    static let browserStatsTimeout: Duration = .seconds(8)
 
     public var state: PeerLifecycle { life.state }
     private let loop: EventLoop
@@ -38,6 +54,8 @@ public final class CallPeer: PeerDriver {
     private var signaling: RoomClientHost?
     private var joinSentAt: Instant?
     private var joinMs: Double?
+    private var browserStats: BrowserStats?
+    private var stopping: TimerID?
 
     public init(loop: EventLoop, settings: Settings, recorder: RunRecorder, fanout: MediaFanout) {
         self.loop = loop
@@ -47,9 +65,11 @@ public final class CallPeer: PeerDriver {
         life = MediaPeerLifecycle(loop: loop, recorder: recorder, call: call,
                                   identity: .init(id: settings.id, group: settings.group, role: settings.role),
                                   setupTimeout: settings.setupTimeout, remote: "the other side")
-        life.onEnd = { [weak self] phases in
+        life.onEnd = { [weak self] record in
             guard let self else { return }
-            phases["join_ms"] = self.joinMs
+            record.phases["join_ms"] = self.joinMs
+            record.browser = self.browserStats
+            if let stopping = self.stopping { self.loop.cancel(stopping) }
             self.signaling?.send(.leave(room: self.settings.room))
             self.signaling?.close()
         }
@@ -75,7 +95,19 @@ public final class CallPeer: PeerDriver {
         }
     }
 
-    public func stop(interrupted: Bool) { life.stop(interrupted: interrupted) }
+    public func stop(interrupted: Bool) {
+        guard settings.partner == .browser, !interrupted, state == .connected, stopping == nil else {
+            return life.stop(interrupted: interrupted)
+        }
+        call.stopSending()
+        signaling?.send(.message(room: settings.room, data: .object([
+            "type": "stop", "drain_ms": .integer(Int64(Self.browserDrain.milliseconds)),
+        ])))
+        stopping = loop.schedule(after: Self.browserStatsTimeout) { [weak self] in
+            guard let self else { return }
+            self.end(.failed, phase: "media", reason: "the browser sent no stats within \(Self.browserStatsTimeout) of stop")
+        }
+    }
 
     private func signalingEvent(_ event: RoomClient.Event) {
         let now = loop.now()
@@ -122,6 +154,16 @@ public final class CallPeer: PeerDriver {
             } catch {
                 end(.failed, phase: "signaling", reason: "the answer was refused: \(error)")
             }
+        case "stats" where settings.partner == .browser:
+            do {
+                browserStats = try BrowserStats(json: data["stats"] ?? .null)
+                life.stop(interrupted: false)
+            } catch {
+                end(.failed, phase: "media", reason: "the browser's stats could not be read: \(error)")
+            }
+        case "error" where settings.partner == .browser:
+            end(.failed, phase: state == .connected ? "media" : "signaling",
+                reason: "the browser page: \(data["message"]?.stringValue ?? "(no message)")")
         case "candidate":
             if let candidate = data["candidate"]?.stringValue, let peer = call.peer {
                 _ = peer.addRemoteCandidate(candidate, now: now)

@@ -134,14 +134,20 @@ final class MediaCall {
         return observer
     }
 
-    /// Stops media, reads the figures, closes the peer (DTLS close_notify) and its socket.
-    func finish(startedAt: Instant?) -> (phases: [String: Double], streams: [StreamRecord], candidatePair: String?) {
+    /// Stops sending media; the call stays up and goes on receiving.
+    func stopSending() {
         for (_, encoder) in encoders { encoder.unsubscribe(self) }
         encoders = []
         registeredSsrcs.forEach(fanout.senders.unregister)
         registeredSsrcs = []
+    }
+
+    /// Stops media, reads the figures, closes the peer (DTLS close_notify) and its socket.
+    func finish(startedAt: Instant?) -> (phases: [String: Double], streams: [StreamRecord], sent: [SentStreamRecord], candidatePair: String?) {
+        stopSending()
         var phases: [String: Double] = [:]
         var streams: [StreamRecord] = []
+        var sent: [SentStreamRecord] = []
         let now = loop.now()
         if let peer {
             let stats = peer.stats(now: now)
@@ -161,10 +167,15 @@ final class MediaCall {
                 if case .video(_, _, _, let fps, _, _) = media.video, received.codec.isVideo { frameRate = Double(fps) }
                 streams.append(observer.record(received, frameRate: frameRate))
             }
+            sent = stats.sent.map { stream in
+                SentStreamRecord(kind: stream.codec.isVideo ? "video" : "audio", codec: stream.codec.description,
+                                 packetsSent: Int(stream.counters.packets), framesSent: stream.frames,
+                                 nacksReceived: stream.counters.nacksReceived, retransmissions: stream.counters.retransmissions)
+            }
         }
         let pair = peer?.selectedPair.map { "\($0.local.type)" }
         recorder.countSocketDrops(host?.socketDrops ?? 0)
         host?.close()
-        return (phases, streams, pair)
+        return (phases, streams, sent, pair)
     }
 }

@@ -22,8 +22,9 @@ final class MediaPeerLifecycle {
     private let identity: Identity
     private let setupTimeout: Duration
     private var setupTimer: TimerID?
-    /// Runs once as the peer ends, before the record: extra phases, the driver's teardown.
-    var onEnd: (_ phases: inout [String: Double]) -> Void = { _ in }
+    /// Runs once as the peer ends, before the record is kept: the driver's own phases and
+    /// figures, its teardown.
+    var onEnd: (_ record: inout PeerRecord) -> Void = { _ in }
 
     /// `remote` names the other end in failure reasons ("the other side", "the server").
     init(loop: EventLoop, recorder: RunRecorder, call: MediaCall, identity: Identity, setupTimeout: Duration, remote: String) {
@@ -81,12 +82,13 @@ final class MediaPeerLifecycle {
         state = .ended(outcome)
         if let setupTimer { loop.cancel(setupTimer) }
         let now = loop.now()
-        var (phases, streams, pair) = call.finish(startedAt: startedAt)
-        onEnd(&phases)
-        recorder.finish(PeerRecord(id: identity.id, group: identity.group, role: identity.role,
-                                   startedAtMs: startedAt.map(recorder.offset) ?? recorder.offset(now),
-                                   endedAtMs: recorder.offset(now), phases: phases, outcome: outcome,
-                                   failedPhase: outcome == .failed ? phase : nil, failureReason: reason,
-                                   candidatePair: pair, streams: streams))
+        let (phases, streams, sent, pair) = call.finish(startedAt: startedAt)
+        var record = PeerRecord(id: identity.id, group: identity.group, role: identity.role,
+                                startedAtMs: startedAt.map(recorder.offset) ?? recorder.offset(now),
+                                endedAtMs: recorder.offset(now), phases: phases, outcome: outcome,
+                                failedPhase: outcome == .failed ? phase : nil, failureReason: reason,
+                                candidatePair: pair, streams: streams, sentStreams: sent.isEmpty ? nil : sent)
+        onEnd(&record)
+        recorder.finish(record)
     }
 }

@@ -142,9 +142,17 @@ public final class ScenarioRunner {
         }
         let workers = max(1, options.workers)
         let plan = ExecutionPlan(scenario: scenario, workers: workers)
+        let prefix = total > 1 ? "c\(index)-" : ""
+        let browsers: [ChromiumPartner]
+        do {
+            browsers = try startBrowsers(scenario: scenario, plan: plan, target: target, folder: options.folder, cellPrefix: prefix)
+        } catch {
+            server?.shutdown()
+            return .failure(error)
+        }
+        defer { browsers.forEach { $0.stop() } }
         // Children need a moment to start before the first peer is due.
         let runStart = loop.now() + .milliseconds(workers > 1 ? 800 : 100)
-        let prefix = total > 1 ? "c\(index)-" : ""
         var records: [PeerRecord] = []
         var latest: [Int: WorkerSample] = [:]
         var results: [Int: WorkerResult] = [:]

@@ -62,7 +62,8 @@ public final class WorkerRun {
                     target: target, transport: transport, names: names, room: peer.room ?? "room", id: id, group: peer.group,
                     role: peer.side.rawValue, seed: seed, localAddress: Self.localAddress(group),
                     video: try Self.videoTrack(group, target: scenario.target, groupIndex: peer.group), audio: Self.audioTrack(group),
-                    impairment: (group.impairment?.send, group.impairment?.receive), ice: ice, decode: decode)
+                    impairment: (group.impairment?.send, group.impairment?.receive), ice: ice, decode: decode,
+                    partner: group.partner == .chromium ? .browser : .rtcswarm)
                 peers.append(CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout))
             case .publisher, .player, .echo:
                 let direction: MediaDirection = group.role == .publisher ? .sendonly : group.role == .player ? .recvonly : .sendrecv

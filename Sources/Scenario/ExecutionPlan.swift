@@ -52,8 +52,11 @@ public struct ExecutionPlan: Equatable, Sendable {
                 case .pair:
                     peer.room = "\(prefix)\(groupIndex)-\(slot)"
                     peer.side = .caller
-                    peers.append(peer)
-                    peer.side = .callee
+                    // A browser partner plays the callee itself.
+                    if group.partner != .chromium {
+                        peers.append(peer)
+                        peer.side = .callee
+                    }
                 case .member:
                     peer.room = "\(prefix)\(groupIndex)-\(slot / capacity)"
                 case .publisher:

@@ -105,6 +105,12 @@ extension PeerGroup {
                       + "Janus's videoroom configuration (Debian's sample has 1234)")
         }
         try check((1...1_000_000).contains(count), "\(path).count", "\(count) must be from 1 to 1000000")
+        if partner == .chromium {
+            try check(role == .pair, "\(path).partner", "\"chromium\" answers calls: it needs role \"pair\"")
+            try check(target.kind == .builtinRoom, "\(path).partner",
+                      "\"chromium\" loads its page from the built-in room server: use target kind \"builtin-room\"")
+            try check(count <= 16, "\(path).count", "\(count) calls with one Chromium page: at most 16")
+        }
         if let start = startS {
             try check(start >= 0 && start < scenarioDuration, "\(path).start_s", "\(formatNumber(start)) must be from 0 to less than the run's duration_s (\(formatNumber(scenarioDuration)))")
         }

@@ -91,8 +91,19 @@ public struct PeerGroup: Codable, Equatable, Sendable {
         case echo
     }
 
+    /// Who is at the other end of a `pair` call.
+    public enum Partner: String, AllowedValues {
+        /// Another rtcswarm peer (both sides measured by rtcswarm).
+        case rtcswarm
+        /// Headless Chromium, one page for the group, serving as the callee of every call
+        /// and reporting its own `getStats()` (built-in room server only).
+        case chromium
+    }
+
     public var name: String?
     public var role: Role
+    /// For `pair`: who answers the calls (default `rtcswarm`).
+    public var partner: Partner?
     /// How many peers (for `pair`, how many calls): the most that run at once.
     public var count: Int
     public var arrival: Arrival?

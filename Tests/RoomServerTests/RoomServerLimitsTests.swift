@@ -113,6 +113,24 @@ final class RoomServerLimitsTests: XCTestCase {
         XCTAssertEqual(harness.closeReason(first), "WebSocket closed by the server with 1001 server shutting down")
     }
 
+    func testPeerPageIsServedAsHTMLSpeakingThePlainWebSocketProtocol() throws {
+        var harness = RoomHarness()
+        harness.server.accept(50, now: harness.now)
+        harness.server.receive(50, HTTPRequest(method: .get, target: "/peer?rooms=a,b", headers: ["Host": "x"]).serialized(),
+                               now: harness.now)
+        var bytes: [UInt8] = []
+        while let output = harness.server.pollOutput() { if case .send(50, let chunk) = output { bytes += chunk } }
+        var parser = HTTPResponseParser()
+        parser.append(bytes)
+        let response = try XCTUnwrap(try parser.next())
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.headers["Content-Type"], "text/html; charset=utf-8")
+        let page = response.bodyText
+        XCTAssertTrue(page.contains("ws://${location.host}/ws"), "joins over the plain WebSocket variant")
+        XCTAssertTrue(page.contains("pc.getStats()"))
+        XCTAssertTrue(page.hasSuffix("</html>"))
+    }
+
     func testStatsEndpointServesJSON() throws {
         var harness = RoomHarness()
         let member = harness.connect(.socketIO)

@@ -31,6 +31,14 @@ final class ExecutionPlanTests: XCTestCase {
         ])
     }
 
+    func testAChromiumPartnerLeavesOnlyTheCallersToRtcswarm() throws {
+        let result = try plan("""
+        { name: "b", duration_s: 5, target: { kind: "builtin-room" },
+          groups: [{ role: "pair", partner: "chromium", count: 2, arrival: { rate_per_s: 4 } }] }
+        """)
+        assertPlan(result, [(0, 0, .caller, 0, 5000, 0, "room-0-0", nil), (0, 1, .caller, 250, 5000, 0, "room-0-1", nil)])
+    }
+
     func testStagesRampUpHoldAndRampDownLastInFirstOut() throws {
         let result = try plan("""
         { name: "s", duration_s: 20, target: { kind: "builtin-room" },

@@ -62,6 +62,11 @@ final class ScenarioValidationTests: XCTestCase {
             (["groups[0].ice={servers: [{urls: ['turn:127.0.0.1:3478']}]}"], "groups[0].ice.servers[0]: a TURN server needs username and credential"),
             (["groups[0].ice={local_addresses: ['localhost']}"], "groups[0].ice.local_addresses[0]: \"localhost\" is not an IP address"),
             (["groups[0].impairment={receive: {loss_pct: 120}}"], "groups[0].impairment.receive.loss_pct: must be within 0.0...100.0, got 120.0"),
+            (["groups[1].partner=chromium"], "groups[1].partner: \"chromium\" answers calls: it needs role \"pair\""),
+            (["groups[0].partner=chromium", "groups[0].count=17"], "groups[0].count: 17 calls with one Chromium page: at most 16"),
+            (["groups[0].partner=chromium", "target.kind=room", "target.url=ws://127.0.0.1:3000"],
+             "groups[0].partner: \"chromium\" loads its page from the built-in room server: use target kind \"builtin-room\""),
+            (["groups[0].partner=firefox"], "groups[0].partner: \"firefox\" is not one of rtcswarm, chromium"),
             (["groups[0].impairment={send: 'wifi'}"], "groups[0].impairment.send: unknown impairment preset 'wifi'; allowed: clean, 3g, lossy-wifi, congested"),
         ]
         for (overrides, expected) in cases {

@@ -1,0 +1,58 @@
+/// What a browser on the other end of a call said about the call in its own `getStats()`
+/// (W3C webrtc-stats: `inbound-rtp` and `outbound-rtp`), read once its streams ended.
+public struct BrowserStats: Codable, Equatable, Sendable {
+    /// `navigator.userAgent`, which names the browser's version.
+    public var userAgent: String
+    public var streams: [Stream]
+
+    public struct Stream: Codable, Equatable, Sendable {
+        /// `inbound` (the browser received it) or `outbound` (the browser sent it).
+        public var direction: String
+        /// `audio` or `video`.
+        public var kind: String
+        /// The codec's MIME type (`video/VP8`).
+        public var codec: String?
+        /// `packetsReceived` or `packetsSent`.
+        public var packets: Int?
+        public var packetsLost: Int?
+        /// `framesReceived` or `framesSent`.
+        public var frames: Int?
+        public var framesDecoded: Int?
+        public var frameWidth: Int?
+        public var frameHeight: Int?
+        /// NACK messages the browser sent (inbound) or received (outbound).
+        public var nackCount: Int?
+        /// RFC 3550 interarrival jitter, converted from seconds.
+        public var jitterMs: Double?
+        /// `retransmittedPacketsSent` or `retransmittedPacketsReceived`.
+        public var retransmittedPackets: Int?
+
+        public init(direction: String, kind: String, codec: String? = nil, packets: Int? = nil, packetsLost: Int? = nil,
+                    frames: Int? = nil, framesDecoded: Int? = nil, frameWidth: Int? = nil, frameHeight: Int? = nil,
+                    nackCount: Int? = nil, jitterMs: Double? = nil, retransmittedPackets: Int? = nil) {
+            self.direction = direction
+            self.kind = kind
+            self.codec = codec
+            self.packets = packets
+            self.packetsLost = packetsLost
+            self.frames = frames
+            self.framesDecoded = framesDecoded
+            self.frameWidth = frameWidth
+            self.frameHeight = frameHeight
+            self.nackCount = nackCount
+            self.jitterMs = jitterMs
+            self.retransmittedPackets = retransmittedPackets
+        }
+    }
+
+    public init(userAgent: String, streams: [Stream]) {
+        self.userAgent = userAgent
+        self.streams = streams
+    }
+
+    /// The one stream of `kind` going `direction`, if the browser had exactly one.
+    public func stream(_ direction: String, _ kind: String) -> Stream? {
+        let matching = streams.filter { $0.direction == direction && $0.kind == kind }
+        return matching.count == 1 ? matching[0] : nil
+    }
+}

@@ -1,0 +1,21 @@
+/// One sent stream's figures: what this peer handed to the network, so a receiver's
+/// counts (a browser's `framesReceived`, a server's) can be checked against them.
+public struct SentStreamRecord: Codable, Equatable, Sendable {
+    public var kind: String
+    public var codec: String
+    /// Media packets sent, retransmissions not included (RFC 3550 6.4.1 sender's packet count).
+    public var packetsSent: Int
+    public var framesSent: Int
+    /// Generic NACK feedback messages received for this stream (RFC 4585 6.2.1).
+    public var nacksReceived: Int
+    public var retransmissions: Int
+
+    public init(kind: String, codec: String, packetsSent: Int, framesSent: Int, nacksReceived: Int, retransmissions: Int) {
+        self.kind = kind
+        self.codec = codec
+        self.packetsSent = packetsSent
+        self.framesSent = framesSent
+        self.nacksReceived = nacksReceived
+        self.retransmissions = retransmissions
+    }
+}

@@ -1,0 +1,150 @@
+/// The page a browser loads from `/peer` to take part in calls: no library, just the room
+/// protocol over plain WebSocket JSON frames (PROTOCOLS.md section 3) and RTCPeerConnection.
+///
+/// Query: `rooms` (comma-separated; one call per room), `width`, `height`, `fps` (its
+/// camera, exact), `audio=0` / `video=0` to send none, `other_joined` (the event name).
+/// In each room it answers an offer, or offers itself when told `other_joined`; trickled
+/// candidates are `{type: "candidate", label, id, candidate}` as the seed protocol sends
+/// them. On `{type: "stop", drain_ms}` it stops sending, waits `drain_ms` for the last
+/// packets, and answers `{type: "stats", stats: {userAgent, streams: [...]}}` read from
+/// `getStats()` (W3C webrtc-stats `inbound-rtp` / `outbound-rtp`). Anything that goes
+/// wrong is sent as `{type: "error", message}` so the other side can report it.
+enum BrowserPeerPage {
+    static let html = #"""
+    <!doctype html>
+    <html><head><meta charset="utf-8"><title>rtcswarm browser peer</title></head>
+    <body><pre id="log"></pre>
+    <script>
+    "use strict";
+    const query = new URLSearchParams(location.search);
+    const rooms = (query.get("rooms") || "").split(",").filter(Boolean);
+    const otherJoined = query.get("other_joined") || "other_joined";
+    const number = (name, fallback) => Number(query.get(name) || fallback);
+    const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
+    function log(...parts) {
+      const line = parts.map(p => typeof p === "string" ? p : JSON.stringify(p)).join(" ");
+      document.getElementById("log").textContent += line + "\n";
+      console.log("rtcswarm-peer: " + line);
+    }
+
+    async function camera() {
+      const video = query.get("video") === "0" ? false : {
+        width: { exact: number("width", 640) }, height: { exact: number("height", 360) },
+        frameRate: { exact: number("fps", 30) } };
+      return navigator.mediaDevices.getUserMedia({ audio: query.get("audio") !== "0", video });
+    }
+
+    /// One figure per inbound-rtp and outbound-rtp stream, with the names BrowserStats reads.
+    async function figures(pc) {
+      const report = await pc.getStats();
+      const streams = [];
+      report.forEach(s => {
+        if (s.type !== "inbound-rtp" && s.type !== "outbound-rtp") return;
+        const inbound = s.type === "inbound-rtp";
+        const codec = s.codecId ? report.get(s.codecId) : undefined;
+        streams.push({
+          direction: inbound ? "inbound" : "outbound", kind: s.kind, codec: codec ? codec.mimeType : undefined,
+          packets: inbound ? s.packetsReceived : s.packetsSent, packetsLost: s.packetsLost,
+          frames: inbound ? s.framesReceived : s.framesSent, framesDecoded: s.framesDecoded,
+          frameWidth: s.frameWidth, frameHeight: s.frameHeight, nackCount: s.nackCount,
+          jitterMs: s.jitter === undefined ? undefined : s.jitter * 1000,
+          retransmittedPackets: inbound ? s.retransmittedPacketsReceived : s.retransmittedPacketsSent });
+      });
+      return { userAgent: navigator.userAgent, streams };
+    }
+
+    function call(room, media) {
+      const ws = new WebSocket(`ws://${location.host}/ws`);
+      const send = data => ws.send(JSON.stringify({ event: "message", room, data }));
+      let pc = null;
+      let queue = Promise.resolve();
+
+      function connection() {
+        if (pc) return pc;
+        pc = new RTCPeerConnection({ iceServers: [] });
+        for (const track of media.getTracks()) pc.addTrack(track, media);
+        pc.onicecandidate = e => {
+          if (e.candidate) send({ type: "candidate", label: e.candidate.sdpMLineIndex, id: e.candidate.sdpMid,
+                                  candidate: e.candidate.candidate });
+        };
+        pc.ontrack = e => {
+          // Rendered, so the received video is decoded as a viewer's would be.
+          const element = document.createElement(e.track.kind);
+          element.muted = true;
+          element.autoplay = true;
+          element.srcObject = new MediaStream([e.track]);
+          document.body.append(element);
+        };
+        pc.onconnectionstatechange = () => log(room, "connection", pc.connectionState);
+        return pc;
+      }
+
+      // Without this Chromium starts at a lower resolution than its camera's.
+      async function keepResolution() {
+        for (const sender of pc.getSenders()) {
+          if (!sender.track || sender.track.kind !== "video") continue;
+          const parameters = sender.getParameters();
+          parameters.degradationPreference = "maintain-resolution";
+          await sender.setParameters(parameters);
+        }
+      }
+
+      async function handle(message) {
+        if (message.event === otherJoined) {
+          const pc = connection();
+          const offer = await pc.createOffer();
+          await pc.setLocalDescription(offer);
+          await keepResolution();
+          send({ type: "offer", sdp: offer.sdp });
+        } else if (message.event === "message") {
+          const data = message.data || {};
+          if (data.type === "offer") {
+            const pc = connection();
+            await pc.setRemoteDescription({ type: "offer", sdp: data.sdp });
+            const answer = await pc.createAnswer();
+            await pc.setLocalDescription(answer);
+            await keepResolution();
+            send({ type: "answer", sdp: answer.sdp });
+          } else if (data.type === "answer") {
+            await pc.setRemoteDescription({ type: "answer", sdp: data.sdp });
+          } else if (data.type === "candidate" && pc) {
+            await pc.addIceCandidate({ candidate: data.candidate, sdpMid: data.id, sdpMLineIndex: data.label });
+          } else if (data.type === "stop" && pc) {
+            for (const sender of pc.getSenders()) await sender.replaceTrack(null);
+            await sleep(Number(data.drain_ms) || 1500);
+            send({ type: "stats", stats: await figures(pc) });
+            log(room, "stats sent");
+          }
+        } else if (message.event === "error" || message.event === "full") {
+          log(room, "server said", message);
+        }
+      }
+
+      ws.onopen = () => ws.send(JSON.stringify({ event: "join", room }));
+      ws.onmessage = event => {
+        const message = JSON.parse(event.data);
+        queue = queue.then(() => handle(message)).catch(error => {
+          log(room, "error", String(error));
+          send({ type: "error", message: String(error) });
+        });
+      };
+      ws.onclose = event => log(room, "room connection closed", event.code);
+    }
+
+    camera().then(media => {
+      log("camera", media.getTracks().map(t => t.kind + " " + JSON.stringify(t.getSettings())));
+      rooms.forEach(room => call(room, media));
+    }, error => {
+      log("camera refused:", String(error));
+      for (const room of rooms) {
+        const ws = new WebSocket(`ws://${location.host}/ws`);
+        ws.onopen = () => {
+          ws.send(JSON.stringify({ event: "join", room }));
+          ws.send(JSON.stringify({ event: "message", room, data: { type: "error", message: "getUserMedia: " + error } }));
+        };
+      }
+    });
+    </script>
+    </body></html>
+    """#
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Report
+import WebRTCTestKit
+import XCTest
+
+/// rtcswarm calls headless Chromium (Debian's `chromium`): `rtcswarm run
+/// Scenarios/chromium-call.json5` inside a network namespace that has only `lo`; the page
+/// comes from the built-in room server's `/peer` and meets rtcswarm over the plain
+/// WebSocket room protocol. Once both sides stopped sending, Chromium's own getStats()
+/// must agree with what rtcswarm sent and received on the same streams (issue 9).
+final class ChromiumCallTests: XCTestCase {
+    private func run(_ environment: [String: String]) throws -> PeerRecord {
+        _ = try ExternalTool.require("chromium", installHint: "apt-get install chromium")
+        let unshare = try ExternalTool.require("unshare", installHint: "apt-get install util-linux")
+        _ = try ExternalTool.require("ip", installHint: "apt-get install iproute2")
+        let rtcswarm = ExternalTool.repositoryRoot.appendingPathComponent(".build/debug/rtcswarm")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-call-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let scenario = ExternalTool.repositoryRoot.appendingPathComponent("Scenarios/chromium-call.json5").path
+        let variables = environment.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
+        let command = "ip link set lo up && env \(variables) \(rtcswarm.path) run \(scenario) --out \(out.path)"
+        let result = try ExternalTool.run(unshare, ["--net", "--fork", "sh", "-c", command])
+        let log = (try? String(contentsOf: out.appendingPathComponent("chromium-g0.log"), encoding: .utf8)) ?? "(no log)"
+        XCTAssertEqual(result.status, 0, "rtcswarm run: \(result.output.suffix(1500))\nChromium: \(log.suffix(1500))")
+        let lines = try String(contentsOf: out.appendingPathComponent("peers.ndjson"), encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, "one rtcswarm peer, Chromium the other side")
+        let peer = try JSONDecoder().decode(PeerRecord.self, from: Data(try XCTUnwrap(lines.first).utf8))
+        XCTAssertEqual(peer.outcome, .completed, peer.failureReason ?? "")
+        print("Chromium: \(peer.browser?.userAgent ?? "no stats")")
+        return peer
+    }
+
+    private func figures(_ peer: PeerRecord, _ kind: String) throws
+        -> (sent: SentStreamRecord, received: StreamRecord, browserIn: BrowserStats.Stream, browserOut: BrowserStats.Stream) {
+        let browser = try XCTUnwrap(peer.browser, "Chromium sent its stats")
+        return (try XCTUnwrap(peer.sentStreams?.first { $0.kind == kind }), try XCTUnwrap(peer.streams.first { $0.kind == kind }),
+                try XCTUnwrap(browser.stream("inbound", kind)), try XCTUnwrap(browser.stream("outbound", kind)))
+    }
+
+    func testFramesAndResolutionsAgreeWithChromiumsGetStats() throws {
+        let peer = try run(["DURATION_S": "8", "RESOLUTION": "320x180"])
+        let video = try figures(peer, "video")
+        print("video: rtcswarm sent \(video.sent.framesSent) frames, Chromium received \(video.browserIn.frames ?? -1); "
+              + "Chromium sent \(video.browserOut.frames ?? -1), rtcswarm received \(video.received.framesReceived)")
+        XCTAssertGreaterThan(video.sent.framesSent, 150, "about 30 fps for 7 s")
+        XCTAssertEqual(video.browserIn.frames, video.sent.framesSent, "frames rtcswarm sent = Chromium's framesReceived")
+        XCTAssertEqual(video.browserIn.framesDecoded, video.sent.framesSent, "and Chromium decoded them all")
+        XCTAssertEqual(video.received.framesReceived, video.browserOut.frames, "frames Chromium sent = frames rtcswarm received")
+        XCTAssertEqual(video.browserIn.packets, video.sent.packetsSent)
+        XCTAssertEqual(video.received.packetsReceived, video.browserOut.packets)
+        XCTAssertEqual(video.browserIn.codec, "video/VP8")
+        XCTAssertEqual(video.received.codec, "VP8")
+        // Resolutions agree exactly, both ways.
+        XCTAssertEqual(video.browserIn.frameWidth, 320)
+        XCTAssertEqual(video.browserIn.frameHeight, 180)
+        XCTAssertEqual(video.browserOut.frameWidth, 320)
+        XCTAssertEqual(video.browserOut.frameHeight, 180)
+        XCTAssertEqual(video.received.resolutions, ["320x180": video.received.framesReceived])
+        let audio = try figures(peer, "audio")
+        XCTAssertEqual(audio.browserIn.packets, audio.sent.packetsSent, "every Opus packet rtcswarm sent reached Chromium")
+        XCTAssertEqual(audio.received.packetsReceived, audio.browserOut.packets, "and every one Chromium sent reached rtcswarm")
+        XCTAssertEqual(video.received.lossPct, 0)
+        XCTAssertEqual(video.browserIn.packetsLost, 0)
+    }
+
+    /// 5 % of what Chromium sends is dropped before rtcswarm sees it. rtcswarm's first-pass
+    /// loss (METRICS.md: declared missing and NACKed) is what Chromium was asked to resend.
+    func testInjectedLossAgreesWithChromiumsNackCount() throws {
+        let peer = try run(["DURATION_S": "15", "RESOLUTION": "320x180", "LOSS_PCT": "5"])
+        let video = try figures(peer, "video")
+        let expected = Double(video.received.packetsExpected)
+        let firstPassLost = video.received.lossPct * expected / 100
+        let nackCount = Double(try XCTUnwrap(video.browserOut.nackCount))
+        print("video with 5 % loss: \(video.received.packetsExpected) packets expected, first-pass loss "
+              + "\(String(format: "%.2f", video.received.lossPct)) % (\(Int(firstPassLost.rounded())) packets), "
+              + "residual \(String(format: "%.2f", video.received.residualLossPct)) %; rtcswarm sent \(video.received.nacks) NACKs, "
+              + "Chromium counted \(Int(nackCount)) and resent \(video.browserOut.retransmittedPackets ?? -1) packets")
+        XCTAssertGreaterThan(firstPassLost, 0.02 * expected, "the injected loss was seen")
+        XCTAssertLessThan(firstPassLost, 0.08 * expected)
+        // Each packet is NACKed at least once; retries of lost resends add a few more.
+        XCTAssertEqual(firstPassLost / expected * 100, nackCount / expected * 100, accuracy: 2,
+                       "first-pass loss and Chromium's nackCount, as shares of the stream's packets")
+        // rtcswarm's NACKs travel a clean path, so Chromium counted every one of them.
+        XCTAssertEqual(video.received.nacks, Int(nackCount))
+        XCTAssertEqual(video.received.residualLossPct, 0, "every lost packet came back")
+    }
+}
