@@ -59,7 +59,7 @@ final class ChromiumPartner {
         do {
             process.executableURL = try Self.executable()
             process.arguments = Self.arguments(profile: profile, fps: fps, page: page)
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let output = try FileHandle(forWritingTo: log)
             process.standardOutput = output
             process.standardError = output

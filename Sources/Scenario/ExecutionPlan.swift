@@ -52,8 +52,8 @@ public struct ExecutionPlan: Equatable, Sendable {
                 case .pair:
                     peer.room = "\(prefix)\(groupIndex)-\(slot)"
                     peer.side = .caller
-                    // A browser partner plays the callee itself.
-                    if group.partner != .chromium {
+                    // A browser or an outside client plays the other side itself.
+                    if (group.partner ?? .rtcswarm) == .rtcswarm {
                         peers.append(peer)
                         peer.side = .callee
                     }

@@ -105,6 +105,11 @@ extension PeerGroup {
                       + "Janus's videoroom configuration (Debian's sample has 1234)")
         }
         try check((1...1_000_000).contains(count), "\(path).count", "\(count) must be from 1 to 1000000")
+        if partner == .external {
+            try check(role == .pair, "\(path).partner", "\"external\" answers calls: it needs role \"pair\"")
+            try check(target.kind == .room, "\(path).partner",
+                      "\"external\" clients join rooms on a server you run: use target kind \"room\" with its url")
+        }
         if partner == .chromium {
             try check(role == .pair, "\(path).partner", "\"chromium\" answers calls: it needs role \"pair\"")
             try check(target.kind == .builtinRoom, "\(path).partner",

@@ -98,6 +98,9 @@ public struct PeerGroup: Codable, Equatable, Sendable {
         /// Headless Chromium, one page for the group, serving as the callee of every call
         /// and reporting its own `getStats()` (built-in room server only).
         case chromium
+        /// Any other client that joins the same rooms on the target room server (your
+        /// application's, a bot, another WebRTC stack); rtcswarm plays one side only.
+        case external
     }
 
     public var name: String?

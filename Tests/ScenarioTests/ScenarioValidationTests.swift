@@ -66,7 +66,9 @@ final class ScenarioValidationTests: XCTestCase {
             (["groups[0].partner=chromium", "groups[0].count=17"], "groups[0].count: 17 calls with one Chromium page: at most 16"),
             (["groups[0].partner=chromium", "target.kind=room", "target.url=ws://127.0.0.1:3000"],
              "groups[0].partner: \"chromium\" loads its page from the built-in room server: use target kind \"builtin-room\""),
-            (["groups[0].partner=firefox"], "groups[0].partner: \"firefox\" is not one of rtcswarm, chromium"),
+            (["groups[0].partner=firefox"], "groups[0].partner: \"firefox\" is not one of rtcswarm, chromium, external"),
+            (["groups[0].partner=external"],
+             "groups[0].partner: \"external\" clients join rooms on a server you run: use target kind \"room\" with its url"),
             (["groups[0].impairment={send: 'wifi'}"], "groups[0].impairment.send: unknown impairment preset 'wifi'; allowed: clean, 3g, lossy-wifi, congested"),
         ]
         for (overrides, expected) in cases {

@@ -1,0 +1,94 @@
+import Foundation
+import Report
+import Runtime
+import Scenario
+import WebRTCTestKit
+import XCTest
+
+/// `rtcswarm run` against the python-socketio room server (Tests/Interop/room_server.py,
+/// the independent reference of the room protocol): rtcswarm peers calling each other
+/// through it, and rtcswarm calling an aiortc peer that joins the same room through it.
+final class PythonRoomServerRunTests: XCTestCase {
+    private func startServer() throws -> (ManagedProcess, String) {
+        let server = try ManagedProcess(try PythonPeers.python(), [PythonPeers.script("room_server.py"), "other_joined"])
+        let port = try XCTUnwrap(server.firstLine().flatMap { UInt16($0) }, "the python server did not print its port: \(server.text)")
+        return (server, "http://127.0.0.1:\(port)")
+    }
+
+    private func run(_ text: String) throws -> (RunReport, ScenarioRunner.Outcome) {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("python-room-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        return ScenarioRunner(loaded: try ScenarioLoader.load(text: text), options: .init(folder: out, version: "test", progress: { _ in })).run()
+    }
+
+    func testRtcswarmPeersCallEachOtherThroughThePythonSocketIOServer() throws {
+        let (server, url) = try startServer()
+        defer { server.stop() }
+        let (report, outcome) = try run("""
+        { name: "python-room", duration_s: 5, target: { kind: "room", url: "\(url)" },
+          groups: [{ role: "pair", count: 2, arrival: { rate_per_s: 10 },
+                     media: { video: { resolution: "320x180", fps: 30, bitrate_kbps: 300 } } }] }
+        """)
+        let peers = try XCTUnwrap(report.cells.first?.peers)
+        XCTAssertEqual(outcome, .passed, "\(peers.map { $0.failureReason ?? "ok" })")
+        XCTAssertEqual(peers.count, 4)
+        for peer in peers {
+            XCTAssertEqual(peer.outcome, .completed, peer.failureReason ?? "")
+            let video = try XCTUnwrap(peer.streams.first { $0.kind == "video" })
+            XCTAssertGreaterThan(video.framesReceived, 90, "about 4.5 s at 30 fps")
+            XCTAssertEqual(video.resolutions.keys.sorted(), ["320x180"])
+            XCTAssertEqual(video.lossPct, 0)
+        }
+    }
+
+    /// `delay`: the aiortc side joins that many seconds after rtcswarm (rtcswarm offers), or
+    /// first (told other_joined, aiortc offers).
+    private func callAiortc(joinFirst: Bool) throws -> (summary: [String: Any], peer: PeerRecord) {
+        let (server, url) = try startServer()
+        defer { server.stop() }
+        let aiortc = try JSONLinesProcess(try PythonPeers.python(), [
+            PythonPeers.script("aiortc_room_peer.py"), url, "room-0-0", "--delay", joinFirst ? "0" : "1",
+            "--video", "vp8", "--frames", "60", "--expect-frames", "60", "--width", "320", "--height", "180", "--linger", "8",
+        ])
+        defer { aiortc.stop() }
+        if joinFirst {
+            XCTAssertNotNil(aiortc.next(ofType: ["joined"], timeout: 15), "aiortc did not join: \(aiortc.standardError)")
+        }
+        let (report, outcome) = try run("""
+        { name: "python-room-aiortc", duration_s: 7, target: { kind: "room", url: "\(url)" },
+          groups: [{ role: "pair", partner: "external", count: 1,
+                     media: { video: { resolution: "320x180", fps: 30, bitrate_kbps: 300 } } }] }
+        """)
+        let summary = try XCTUnwrap(aiortc.next(ofType: ["summary"], timeout: 30), "aiortc's summary: \(aiortc.standardError.suffix(2000))")
+        let peer = try XCTUnwrap(report.cells.first?.peers.first)
+        XCTAssertEqual(outcome, .passed, peer.failureReason ?? "")
+        XCTAssertNil(summary["error"] as? String, "aiortc: \(summary["error"] ?? "")")
+        XCTAssertEqual(report.cells.first?.peers.count, 1, "rtcswarm plays one side only")
+        // aiortc sends 60 frames at 320x180 and stops; rtcswarm gets every one.
+        let video = try XCTUnwrap(peer.streams.first { $0.kind == "video" })
+        XCTAssertEqual(video.framesReceived, 60)
+        XCTAssertEqual(video.resolutions, ["320x180": 60])
+        // aiortc outlives rtcswarm's call, so it decodes what rtcswarm sent but the frames
+        // in flight at the close.
+        let sent = try XCTUnwrap(peer.sentStreams?.first { $0.kind == "video" })
+        let decoded = try XCTUnwrap(summary["video_frames_decoded"] as? Int)
+        print("aiortc (\(summary["role"] ?? "?")): decoded \(decoded) of the \(sent.framesSent) frames rtcswarm sent; rtcswarm received "
+              + "\(video.framesReceived) of aiortc's 60; setup \(peer.phases["setup_ms"] ?? -1) ms")
+        XCTAssertGreaterThan(sent.framesSent, 120)
+        XCTAssertLessThanOrEqual(decoded, sent.framesSent)
+        XCTAssertGreaterThanOrEqual(decoded, sent.framesSent - 5)
+        XCTAssertEqual(summary["video_resolutions"] as? [String: Int], ["320x180": decoded])
+        return (summary, peer)
+    }
+
+    func testRtcswarmOffersToAnAiortcPeerThroughThePythonSocketIOServer() throws {
+        let (summary, _) = try callAiortc(joinFirst: false)
+        XCTAssertEqual(summary["role"] as? String, "answerer")
+    }
+
+    func testAnAiortcPeerOffersToRtcswarmThroughThePythonSocketIOServer() throws {
+        let (summary, _) = try callAiortc(joinFirst: true)
+        XCTAssertEqual(summary["role"] as? String, "offerer")
+    }
+}
