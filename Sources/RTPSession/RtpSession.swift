@@ -21,7 +21,11 @@ public struct RtpSession: Sendable {
         public var ntp = NtpTime()
         /// RTCP bandwidth in bytes per second (RFC 3550 6.2).
         public var rtcpBandwidth: Double = 12_500
-        public var rtcpMinimumInterval: Duration = .seconds(5)
+        /// Tmin of RFC 3550 6.3.1. Under RTP/AVPF (RFC 4585 3.4) the 5 s of plain RTP does
+        /// not apply; 1 s is what browsers use beside video, and what a sender like
+        /// Chromium expects: it warns and loses its round-trip estimate when no receiver
+        /// report arrives within 3 of its 1 s intervals.
+        public var rtcpMinimumInterval: Duration = .seconds(1)
         public var nack = NackConfiguration()
         /// Least time between two keyframe requests for one stream.
         public var keyframeRequestInterval: Duration = .milliseconds(250)

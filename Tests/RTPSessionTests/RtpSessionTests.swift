@@ -67,10 +67,12 @@ final class RtpSessionTests: XCTestCase {
             assembler.handleTimeout(now: link.now)
             return assembler.statistics
         }
-        // 303 frames of 5 packets; about 75 packets lost once, all resent within 150 ms.
+        // 303 frames of 5 packets; about 75 packets lost, nearly all resent within 150 ms
+        // (one whose resend is lost too comes back later than that: its frame is dropped).
         let waiting = assemble(maxWait: .milliseconds(150))
-        XCTAssertEqual(waiting.framesCompleted, 303)
-        XCTAssertEqual(waiting.framesDropped, 0)
+        XCTAssertGreaterThanOrEqual(waiting.framesCompleted, 301)
+        XCTAssertLessThanOrEqual(waiting.framesDropped, 2)
+        XCTAssertEqual(waiting.framesCompleted + waiting.framesDropped, 303)
         XCTAssertEqual(waiting.keyframesCompleted, 1)
         // Without waiting, a frame that lost a packet is overtaken by the next one.
         let impatient = assemble(maxWait: .zero)
@@ -158,8 +160,11 @@ final class RtpSessionTests: XCTestCase {
         XCTAssertEqual(statistics?.firsSent, 1)
     }
 
-    func testReportsFollowRfc3550IntervalsAndCarryCounts() throws {
-        var session = RtpSession(configuration: .init(cname: "alone", seed: 9, feedbackSsrc: 1), now: .zero)
+    /// Report times of a lone sender over 300 s.
+    private func reportTimes(minimumInterval: Duration?) -> (times: [Instant], last: [UInt8]) {
+        var configuration = RtpSession.Configuration(cname: "alone", seed: 9, feedbackSsrc: 1)
+        if let minimumInterval { configuration.rtcpMinimumInterval = minimumInterval }
+        var session = RtpSession(configuration: configuration, now: .zero)
         session.addSendStream(.init(ssrc: 5, payloadType: 111, clockRate: 48_000))
         session.send(RtpPayload(bytes: [1, 2, 3], marker: false), ssrc: 5, mediaTimestamp: 0, now: .zero)
         session.send(RtpPayload(bytes: [4, 5], marker: false), ssrc: 5, mediaTimestamp: 960, now: .zero)
@@ -175,6 +180,18 @@ final class RtpSessionTests: XCTestCase {
                 }
             }
         }
+        return (reportTimes, lastReport)
+    }
+
+    func testReportsComeAboutEverySecondAsBrowsersExpect() {
+        let times = reportTimes(minimumInterval: nil).times
+        let gaps = zip(times.dropFirst(), times).map { $0.milliseconds(since: $1) }
+        XCTAssertLessThanOrEqual(gaps.max() ?? .infinity, 1500 / 1.21828, "never 3 s without a report (Chromium's timeout)")
+        XCTAssertEqual(gaps.reduce(0, +) / Double(gaps.count), 1000 / 1.21828, accuracy: 80)
+    }
+
+    func testReportsFollowRfc3550IntervalsAndCarryCounts() throws {
+        let (reportTimes, lastReport) = reportTimes(minimumInterval: .seconds(5))
         // Td = Tmin = 5 s (2.5 s first), times [0.5, 1.5], over e - 3/2.
         XCTAssertLessThanOrEqual(reportTimes[0].milliseconds(since: .zero), 2500 * 1.5 / 1.21828)
         let gaps = zip(reportTimes.dropFirst(), reportTimes).map { $0.milliseconds(since: $1) }
