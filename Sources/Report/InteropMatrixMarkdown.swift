@@ -46,7 +46,8 @@ public enum InteropMatrixMarkdown {
         lines.append("")
         lines.append("A cell merges every test of its row and codec and shows the worst outcome (fail, then skipped, then pass) "
                      + "with the longest setup and the highest loss among those tests. Setup: from the call's start to connected; "
-                     + "loss: video loss in percent; resolution: the received video's. — means not tested.")
+                     + "loss: video loss in percent; resolution: the received video's; signaling: no media flows (room protocol, "
+                     + "negotiation, TURN control). — means not tested.")
         if !unreadable.isEmpty {
             lines += ["", "Unreadable result files (left out above):", ""]
             lines += unreadable.map { "- " + escape($0) }

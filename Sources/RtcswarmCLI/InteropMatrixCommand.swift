@@ -8,7 +8,7 @@ public enum InteropMatrixCommand: Subcommand {
         name: "interop-matrix",
         summary: "Render the interop matrix (Markdown) from the interop tests' result files.",
         options: [
-            .value("out", "FILE", default: "standard output", "Write the Markdown here (folders are created) and print the path."),
+            .value("out", "FILE", "Write the Markdown to FILE (folders are created) and print its path; without it, print the Markdown."),
         ],
         positionals: [.init("RESULTS-DIR", "The folder of *.json results, e.g. .build/interop/results.")],
         examples: [

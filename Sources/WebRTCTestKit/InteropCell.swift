@@ -21,11 +21,12 @@ public final class InteropCell: @unchecked Sendable {
     }
 
     /// What the call measured: time to connected, video loss in percent, received resolution.
+    /// Each figure given replaces the one before; nil leaves it as it was.
     public func measured(setupMs: Double? = nil, lossPct: Double? = nil, resolution: String? = nil) {
         lock.withLock {
-            result.setupMs = setupMs
-            result.lossPct = lossPct
-            result.resolution = resolution
+            result.setupMs = setupMs ?? result.setupMs
+            result.lossPct = lossPct ?? result.lossPct
+            result.resolution = resolution ?? result.resolution
         }
     }
 

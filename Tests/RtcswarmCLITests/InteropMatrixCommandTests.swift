@@ -28,6 +28,19 @@ final class InteropMatrixCommandTests: XCTestCase {
         XCTAssertTrue(page.contains("- b.json: not JSON"), page)
     }
 
+    func testWithoutOutTheMarkdownGoesToStandardOutput() throws {
+        let results = try folder()
+        try InteropResultsFolder.write(InteropResult(target: "SRS", role: "publisher", codec: "H.264+Opus", outcome: .skipped,
+                                                     reason: "SRS_URL is not set", test: "T.t", recordedAt: "2026-11-29T10:00:00Z"),
+                                       named: "a", to: results)
+        let captured = CapturedConsole()
+        let before = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.currentDirectoryPath)
+        XCTAssertEqual(Rtcswarm.main(["interop-matrix", results.path], console: captured.console), .success)
+        XCTAssertTrue(captured.out.hasPrefix("# Interop matrix\n"), captured.out)
+        XCTAssertTrue(captured.out.contains("| SRS — publisher | skipped: SRS_URL is not set |"), captured.out)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: FileManager.default.currentDirectoryPath), before, "no file written")
+    }
+
     func testAMissingOrEmptyFolderExitsTwoWithTheReason() throws {
         let missing = CapturedConsole()
         XCTAssertEqual(Rtcswarm.main(["interop-matrix", "/nonexistent/results"], console: missing.console), .usage)
@@ -41,12 +54,12 @@ final class InteropMatrixCommandTests: XCTestCase {
         XCTAssertEqual(Rtcswarm.main(["interop-matrix"], console: bare.console), .usage, "the folder is required")
     }
 
-    func testHelpListsTheOutOptionWithItsDefault() {
+    func testHelpListsTheOutOptionAndWhatHappensWithoutIt() {
         let help = CapturedConsole()
         XCTAssertEqual(Rtcswarm.main(["interop-matrix", "--help"], console: help.console), .success)
         XCTAssertTrue(help.out.contains("USAGE: rtcswarm interop-matrix [options] RESULTS-DIR"), help.out)
         XCTAssertTrue(help.out.contains("--out <FILE>"), help.out)
-        XCTAssertTrue(help.out.contains("(default: standard output)"), help.out)
+        XCTAssertTrue(help.out.contains("without it, print the Markdown."), help.out)
         let top = CapturedConsole()
         _ = Rtcswarm.main(["--help"], console: top.console)
         XCTAssertTrue(top.out.contains("  interop-matrix  Render the interop matrix"), top.out)
