@@ -48,7 +48,7 @@ public struct InteropMatrix: Equatable, Sendable {
         for result in results {
             let row = Row(target: result.target, role: result.role)
             cells[row, default: [:]][result.codec, default: Cell(results: [])].results.append(result)
-            if let version = result.targetVersion, version > "", versions[result.target].map({ $0.at <= result.recordedAt }) ?? true {
+            if let version = result.targetVersion, !version.isEmpty, versions[result.target].map({ $0.at <= result.recordedAt }) ?? true {
                 versions[result.target] = (result.recordedAt, version)
             }
         }

@@ -63,7 +63,6 @@ public final class InteropCell: @unchecked Sendable {
             final.outcome = .skipped
             final.reason = TestSkipReason.of(test) ?? "skipped (XCTest kept no reason)"
         }
-        log.forget(test)
         do {
             try InteropResultsFolder.write(final, named: fileName, to: InteropRecorder.directory)
         } catch {

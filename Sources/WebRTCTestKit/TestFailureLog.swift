@@ -23,6 +23,9 @@ final class TestFailureLog: NSObject, XCTestObservation, @unchecked Sendable {
     /// A test object's address may be reused: nothing from before its start counts.
     func testCaseWillStart(_ testCase: XCTestCase) { forget(testCase) }
 
+    /// Its teardown blocks, which write its cells, have run.
+    func testCaseDidFinish(_ testCase: XCTestCase) { forget(testCase) }
+
     func testCase(_ testCase: XCTestCase, didFailWithDescription description: String, inFile filePath: String?, atLine lineNumber: Int) {
         let place = filePath.map { " (\(URL(fileURLWithPath: $0).lastPathComponent):\(lineNumber))" } ?? ""
         lock.withLock {
@@ -39,8 +42,8 @@ final class TestFailureLog: NSObject, XCTestObservation, @unchecked Sendable {
         }
     }
 
-    /// Drops what was kept for `test` once its results are written.
-    func forget(_ test: XCTestCase) {
+    /// Drops what was kept for `test`.
+    private func forget(_ test: XCTestCase) {
         lock.withLock {
             failures[ObjectIdentifier(test)] = nil
             cells[ObjectIdentifier(test)] = nil
