@@ -72,7 +72,7 @@ let package = Package(
         .target(name: "LibSRTPReference", dependencies: ["SRTP", "CSRTP"]),
 
         // Test support: virtual time, in-memory network, fuzzing, captured fixtures.
-        .target(name: "WebRTCTestKit", dependencies: ["RTCBase", "Impairment", "STUN"]),
+        .target(name: "WebRTCTestKit", dependencies: ["RTCBase", "Impairment", "STUN", "Report"]),
 
         // Synthetic media, codecs, bitstream inspection (issue 4).
         .target(name: "Media", dependencies: ["RTCBase", "COpus", "CVPX", "COpenH264"]),

@@ -1,8 +1,35 @@
 #!/usr/bin/env bash
 # The test suite on a fresh Debian machine: installs what is missing, builds, and runs
-# every test. Exits non-zero on any failure. Extra arguments go to `swift test`.
+# every test. Exits non-zero on any failure. Extra arguments go to `swift test`, except
+# `--update-interop` (or RTCSWARM_UPDATE_INTEROP=1): copy the interop matrix to INTEROP.md.
 cd "$(dirname "$0")/.."
+update_interop=${RTCSWARM_UPDATE_INTEROP:-0}
+args=()
+for arg in "$@"; do
+    if [ "$arg" = "--update-interop" ]; then update_interop=1; else args+=("$arg"); fi
+done
 source scripts/setup.sh
+
+# Renders the interop matrix from this run's results into Reports/interop-<UTC time>/,
+# whatever the tests' outcome; with --update-interop also into INTEROP.md. Never fails
+# the run: the tests' status is what counts.
+render_interop_matrix() {
+    if ! compgen -G "$RTCSWARM_INTEROP_RESULTS/*.json" >/dev/null; then
+        echo "interop matrix: no interop results in this run"
+        return 0
+    fi
+    local out
+    out="Reports/interop-$(date -u +%Y%m%dT%H%M%SZ)/INTEROP.md"
+    if ! .build/debug/rtcswarm interop-matrix "$RTCSWARM_INTEROP_RESULTS" --out "$out" >/dev/null; then
+        echo "interop matrix: could not render it from $RTCSWARM_INTEROP_RESULTS"
+        return 0
+    fi
+    echo "interop matrix: $out"
+    if [ "$update_interop" = "1" ]; then
+        cp "$out" INTEROP.md
+        echo "interop matrix: copied to INTEROP.md"
+    fi
+}
 require_swift
 # docker-compose validates the compose file; chromium renders report.html; janus and
 # coturn are interop targets (TARGETS.md); tshark cross-checks loss and jitter against a
@@ -17,11 +44,17 @@ if [ ! -e "$shim" ] || [ Tests/Interop/loopback_ifaddrs.c -nt "$shim" ]; then
     cc -shared -fPIC -O2 -Wall -o "$shim" Tests/Interop/loopback_ifaddrs.c -ldl
 fi
 swift build --build-tests
+# Each interop test writes its cell of the interop matrix here (InteropRecorder); a run
+# starts empty so the matrix shows this run only.
+export RTCSWARM_INTEROP_RESULTS=${RTCSWARM_INTEROP_RESULTS:-$PWD/.build/interop/results}
+mkdir -p "$RTCSWARM_INTEROP_RESULTS"
+rm -f "$RTCSWARM_INTEROP_RESULTS"/*.json
 log=$(mktemp)
 set +e
-swift test --disable-swift-testing "$@" 2>&1 | tee "$log"
+swift test --disable-swift-testing "${args[@]}" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
+render_interop_matrix
 # One plain closing line that any CI reads: "tests: N passed, N failed".
 # XCTest's last summary reads "Executed N tests, with [K tests skipped and ]F failures".
 summary=$(grep -E 'Executed [0-9]+ tests?, with ' "$log" | tail -n 1 || true)

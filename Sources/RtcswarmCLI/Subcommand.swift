@@ -28,6 +28,7 @@ public enum Rtcswarm {
         SubcommandEntry(SelfcheckCommand.self),
         SubcommandEntry(DoctorCommand.self),
         SubcommandEntry(WorkerCommand.self),
+        SubcommandEntry(InteropMatrixCommand.self),
     ]
 
     public static var help: String {

@@ -29,6 +29,7 @@ final class AiortcInteropTests: XCTestCase {
     }
 
     func testAiortcAnswererConnectsOnTrickledCandidatesAndEndOfCandidates() throws {
+        InteropRecorder.cell(self, target: "aiortc", version: TargetVersion.pip("aiortc"), role: "aiortc ↔ aiortc (reference)", codec: "VP8+Opus")
         let python = try PythonPeers.python()
         let script = PythonPeers.script("aiortc_peer.py")
         let options = { (role: AiortcPeer.Role) in AiortcPeer.Options(role: role, frames: 10, width: 160, height: 120) }
@@ -68,6 +69,7 @@ final class AiortcInteropTests: XCTestCase {
     }
 
     func testAiortcAnswererOfASendOnlyOfferOnlyReceives() throws {
+        InteropRecorder.cell(self, target: "aiortc", version: TargetVersion.pip("aiortc"), role: "aiortc ↔ aiortc (reference)", codec: "VP8+Opus")
         let python = try PythonPeers.python()
         let script = PythonPeers.script("aiortc_peer.py")
         let options = { (role: AiortcPeer.Role) in AiortcPeer.Options(role: role, frames: 10, width: 160, height: 120) }
@@ -109,6 +111,9 @@ final class AiortcInteropTests: XCTestCase {
     @discardableResult
     private func call(video: String, width: Int, height: Int, frames: Int = 30,
                       turn: String? = nil) throws -> (offer: String, summaries: [AiortcSummary]) {
+        let cell = InteropRecorder.cell(self, target: "aiortc", version: TargetVersion.pip("aiortc"),
+                                        role: turn == nil ? "aiortc ↔ aiortc (reference)" : "aiortc ↔ aiortc, relay-only through coturn (reference)",
+                                        codec: video == "vp8" ? "VP8+Opus" : "H.264+Opus")
         let python = try PythonPeers.python()
         let script = PythonPeers.script("aiortc_peer.py")
         let offerer = try AiortcPeer(python: python, script: script, options: .init(
@@ -146,6 +151,8 @@ final class AiortcInteropTests: XCTestCase {
         let setup = summaries.compactMap(\.setupMs).map { String(format: "%.0f", $0) }.joined(separator: "/")
         print("aiortc \(video) \(width)x\(height)\(turn == nil ? "" : " relay-only"): setup \(setup) ms, " +
               "first frame at \(summaries.compactMap(\.firstFrameMs)) ms, video packets \(summaries.map(\.videoPacketsReceived))")
+        cell.measured(setupMs: summaries.compactMap(\.setupMs).max(),
+                      lossPct: InteropCell.lossPct(sent: frames, received: summaries.map(\.videoFramesDecoded).min() ?? 0), resolution: "\(width)x\(height)")
         return (offer, summaries)
     }
 

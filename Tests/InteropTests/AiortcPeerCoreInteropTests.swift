@@ -43,6 +43,10 @@ final class AiortcPeerCoreInteropTests: XCTestCase {
     @discardableResult
     private func call(rtcswarm role: PeerRole, codec: MediaCodec, size: Resolution,
                       turn: (server: IceServer, address: String)? = nil) throws -> (LoopPeer, AiortcSummary) {
+        let aiortcRole = turn != nil ? "answerer, both relay-only through coturn (rtcswarm offers)"
+            : role == .offerer ? "answerer (rtcswarm offers)" : "offerer (rtcswarm answers)"
+        let cell = InteropRecorder.cell(self, target: "aiortc", version: TargetVersion.pip("aiortc"), role: aiortcRole,
+                                        codec: codec == .h264 ? "H.264+Opus" : "VP8+Opus")
         let python = try PythonPeers.python()
         let loop = try EventLoop()
         let local = try LoopPeer(loop: loop, role: role, direction: .sendrecv, seed: role == .offerer ? 41 : 42,
@@ -113,6 +117,9 @@ final class AiortcPeerCoreInteropTests: XCTestCase {
         XCTAssertEqual(received.filter { $0.kind == .audio }.count, summary.audioFramesSent, "every Opus packet from aiortc")
         print("rtcswarm \(role) vs aiortc, \(codec.rawValue) \(size): connected \(setup.milliseconds) ms after start (aiortc: \(String(format: "%.0f", summary.setupMs ?? -1)) ms after its remote description); rtcswarm sent \(sent), aiortc decoded " +
               "\(summary.videoFramesDecoded); aiortc sent \(summary.videoFramesSent), rtcswarm got \(videoIn.count); keyframe requests \(keyframesAnswered)")
+        let loss = [InteropCell.lossPct(sent: sent, received: summary.videoFramesDecoded),
+                    InteropCell.lossPct(sent: summary.videoFramesSent, received: videoIn.count)].compactMap { $0 }.max()
+        cell.measured(setupMs: setup.milliseconds, lossPct: loss, resolution: size.description)
         local.peer.close(now: loop.now())
         local.drive()
         return (local, summary)

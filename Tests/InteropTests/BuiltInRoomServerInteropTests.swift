@@ -11,6 +11,8 @@ import XCTest
 /// reference Socket.IO client, so the server is proven against code nobody here wrote.
 final class BuiltInRoomServerInteropTests: XCTestCase {
     func testPythonSocketIOClientsPlayTheRoomProtocol() throws {
+        InteropRecorder.cell(self, target: "python-socketio", version: TargetVersion.pip("python-socketio"),
+                             role: "room clients (rtcswarm's built-in room server)", codec: "signaling")
         for otherJoined in ["other_joined", "otherjoin"] {
             try playRoomProtocol(otherJoined: otherJoined)
         }

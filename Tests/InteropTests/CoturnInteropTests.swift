@@ -7,6 +7,8 @@ import XCTest
 /// rtcswarm's TURN client (RFC 8656) against coturn on loopback, over real UDP sockets.
 final class CoturnInteropTests: XCTestCase {
     func testTurnClientAllocatesBindsAChannelAndRelaysBothWaysThroughCoturn() throws {
+        let cell = InteropRecorder.cell(self, target: "coturn", version: TargetVersion.coturn,
+                                        role: "TURN server for rtcswarm's TURN client (allocate, permission, channel)", codec: "signaling")
         let loop = try EventLoop()
         let launched = loop.now()
         let coturn = try Coturn()
@@ -27,6 +29,7 @@ final class CoturnInteropTests: XCTestCase {
         turn.perform { $0.allocate(now: $1) }
         waitFor("the allocation") { turn.client.state != .allocating }
         let allocated = loop.now() - started
+        cell.measured(setupMs: allocated.milliseconds)
         guard case .allocated(let relayed, let mapped, let lifetime)? = turn.events.first else {
             return XCTFail("no allocation: \(turn.events)\n\(coturn.log.suffix(800))")
         }

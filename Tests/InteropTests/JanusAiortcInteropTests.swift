@@ -16,6 +16,8 @@ final class JanusAiortcInteropTests: XCTestCase {
     }
 
     private func echo(video: String) throws {
+        let cell = InteropRecorder.cell(self, target: "Janus", role: "EchoTest for aiortc (reference, no rtcswarm)",
+                                        codec: video == "vp8" ? "VP8+Opus" : "H.264+Opus")
         let python = try PythonPeers.python()
         let executable = try ExternalTool.require("janus", installHint: "apt-get install janus")
         let janus = try JanusServer(executable: executable, shim: LoopbackShim.library())
@@ -30,6 +32,9 @@ final class JanusAiortcInteropTests: XCTestCase {
         let last = try XCTUnwrap(process.text.split(separator: "\n").last { $0.hasPrefix("{\"janus\"") }, process.text)
         let result = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
         let summary = try AiortcSummary(XCTUnwrap(result["summary"] as? [String: Any]))
+        cell.version = ServerVersionProbe.janus(port: janus.port)
+        cell.measured(setupMs: summary.setupMs, lossPct: InteropCell.lossPct(sent: frames, received: summary.videoFramesDecoded),
+                      resolution: summary.videoResolutions.keys.sorted().joined(separator: ", "))
         let candidates = try XCTUnwrap(result["answer_candidates"] as? [String])
 
         XCTAssertFalse(candidates.isEmpty, "Janus gathered no candidate: is the loopback shim preloaded?")

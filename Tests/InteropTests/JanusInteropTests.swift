@@ -17,12 +17,15 @@ final class JanusInteropTests: XCTestCase {
     private var api: Endpoint!
 
     override func setUpWithError() throws {
+        let cell = InteropRecorder.cell(self, target: "Janus", role: "negotiation through rtcswarm's Janus HTTP adapter (EchoTest, VideoRoom)",
+                                        codec: "signaling")
         let executable = try ExternalTool.require("janus", installHint: "apt-get install janus")
         let server = try JanusServer(executable: executable, shim: try LoopbackShim.library())
         janus = server
         loop = try EventLoop()
         api = Endpoint(scheme: .http, host: "127.0.0.1", port: server.port, path: "/janus")
         let info = try waitForInfo()
+        cell.version = ServerVersionProbe.janus(port: server.port)
         print("Janus \(info["version_string"]?.stringValue ?? "?") (version \(info["version"]?.integerValue ?? 0)) on 127.0.0.1:\(server.port)")
         XCTAssertEqual(info["name"]?.stringValue, "Janus WebRTC Server")
         XCTAssertNotNil(info["plugins"]?["janus.plugin.echotest"])

@@ -26,7 +26,9 @@ final class JanusMediaInteropTests: XCTestCase {
     private func failed(_ events: [CallSetupEvent]) -> Bool { events.contains { if case .failed = $0 { true } else { false } } }
 
     func testEchoTestEchoesOurVP8FramesOverICEDTLSAndSRTP() throws {
+        let cell = InteropRecorder.cell(self, target: "Janus", role: "EchoTest, rtcswarm's peer through the HTTP adapter", codec: "VP8+Opus")
         let (janus, loop, api) = try startJanus()
+        cell.version = ServerVersionProbe.janus(port: janus.port)
         defer { janus.stop() }
 
         let local = try LoopPeer(loop: loop, role: .offerer, direction: .sendrecv, seed: 21)
@@ -52,6 +54,7 @@ final class JanusMediaInteropTests: XCTestCase {
                                  timeout: .seconds(10))
         XCTAssertTrue(connected && local.connected, "not connected: peer \(local.events.suffix(5)), signaling \(signaled)\n\(janus.log.suffix(3000))")
         guard local.connected else { return }
+        cell.measured(setupMs: loop.now().milliseconds(since: started))
         print("Janus EchoTest: signaling + ICE + DTLS connected in \((loop.now().milliseconds(since: started) * 10).rounded() / 10) ms")
 
         // 60 frames of the test pattern at 30 fps; Janus echoes them back.
@@ -64,6 +67,7 @@ final class JanusMediaInteropTests: XCTestCase {
         }
         _ = loop.run(until: { local.videoFramesReceived >= sent }, timeout: .seconds(2))
         print("Janus EchoTest: \(sent) VP8 frames sent, \(local.videoFramesReceived) echoed back")
+        cell.measured(lossPct: InteropCell.lossPct(sent: sent, received: local.videoFramesReceived))
         XCTAssertEqual(sent, 60)
         XCTAssertGreaterThanOrEqual(local.videoFramesReceived, 55, "most frames come back on a lossless loopback")
         XCTAssertTrue(signaled.contains(.notice("Janus: webrtcup")), "\(signaled)")
@@ -77,6 +81,7 @@ final class JanusMediaInteropTests: XCTestCase {
     }
 
     func testVideoRoomCarriesOurPublishersFramesToOurSubscriber() throws {
+        InteropRecorder.cell(self, target: "Janus", role: "VideoRoom, rtcswarm publisher → rtcswarm subscriber", codec: "VP8+Opus")
         let (janus, loop, api) = try startJanus()
         defer { janus.stop() }
 

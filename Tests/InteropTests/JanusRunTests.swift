@@ -40,9 +40,11 @@ final class JanusRunTests: XCTestCase {
     }
 
     func testEchoPeersRunThroughJanusEchoTestAndMeasureTheirStreams() throws {
+        let cell = InteropRecorder.cell(self, target: "Janus", role: "`rtcswarm run` echo peers (EchoTest)", codec: "VP8+Opus")
         let janus = try startJanus()
         defer { janus.stop() }
         let (report, outcome) = try runEchoPeers(janus, count: 2, seconds: 5)
+        cell.measured(report)
         let peers = try XCTUnwrap(report.cells.first?.peers)
         XCTAssertEqual(outcome, .passed, "\(peers.map { $0.failureReason ?? "ok" })")
         XCTAssertEqual(peers.count, 2)
@@ -66,6 +68,7 @@ final class JanusRunTests: XCTestCase {
     /// A wrong admin secret costs the server-side figures, not the run, and the report
     /// says why in Janus's words.
     func testAWrongAdminSecretIsAWarningInJanussWords() throws {
+        InteropRecorder.cell(self, target: "Janus", role: "`rtcswarm run` echo peers (EchoTest)", codec: "VP8+Opus")
         let janus = try startJanus()
         defer { janus.stop() }
         let (report, outcome) = try runEchoPeers(janus, count: 1, seconds: 3, adminSecret: "wrong")
@@ -79,6 +82,8 @@ final class JanusRunTests: XCTestCase {
     /// A VideoRoom publisher and two players (subscribers) in Janus's standing room: the
     /// players find the publisher's feed by its stream name and receive its video whole.
     func testVideoRoomPlayersReceiveThePublishersFeed() throws {
+        let cell = InteropRecorder.cell(self, target: "Janus", role: "`rtcswarm run` VideoRoom publisher + players (janus-videoroom.json5)",
+                                        codec: "VP8+Opus")
         let janus = try startJanus()
         defer { janus.stop() }
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-room-\(UUID().uuidString)")
@@ -89,6 +94,7 @@ final class JanusRunTests: XCTestCase {
             "JANUS_URL": "http://127.0.0.1:\(janus.port)/janus", "JANUS_ADMIN_URL": "http://127.0.0.1:\(janus.adminPort)/admin", "ROOM_ID": "\(JanusServer.standingRoom)", "PLAYERS": "2", "DURATION_S": "6",
         ])
         let (report, outcome) = ScenarioRunner(loaded: loaded, options: .init(folder: out, version: "test", progress: { _ in })).run()
+        cell.measured(report)
         let peers = try XCTUnwrap(report.cells.first?.peers)
         XCTAssertEqual(outcome, .passed, "\(peers.map { "\($0.id): \($0.failureReason ?? "ok")" })")
         let players = peers.filter { $0.role == "player" }
@@ -107,6 +113,8 @@ final class JanusRunTests: XCTestCase {
     /// time, every peer is reported failed with a reason that names what went wrong, and
     /// the media received before the crash is kept in the report.
     func testJanusKilledMidRunFailsEveryPeerWithAReasonAndTheRunEndsOnTime() throws {
+        InteropRecorder.cell(self, target: "Janus", role: "`rtcswarm run` echo peers, Janus killed mid-run (every peer fails with a reason)",
+                             codec: "VP8+Opus")
         let janus = try startJanus()
         defer { janus.stop() }
         let killer = Thread {

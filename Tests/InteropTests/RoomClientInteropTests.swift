@@ -11,6 +11,8 @@ import XCTest
 /// follows the seed protocol (TARGETS.md): the reference Socket.IO server.
 final class RoomClientInteropTests: XCTestCase {
     func testRoomClientJoinsRelaysAndLeavesOnAPythonSocketIOServer() throws {
+        InteropRecorder.cell(self, target: "python-socketio", version: TargetVersion.pip("python-socketio"),
+                             role: "room server (rtcswarm's room client)", codec: "signaling")
         for otherJoined in ["other_joined", "otherjoin"] {
             try playAgainstPythonServer(otherJoined: otherJoined)
         }

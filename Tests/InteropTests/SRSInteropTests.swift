@@ -16,11 +16,14 @@ final class SRSInteropTests: XCTestCase {
     private var loop: EventLoop!
 
     override func setUpWithError() throws {
+        let cell = InteropRecorder.cell(self, target: "SRS", role: "publish + play negotiation through rtcswarm's SRS adapters (JSON API, WHIP)",
+                                        codec: "signaling")
         guard let url = ProcessInfo.processInfo.environment["SRS_URL"], !url.isEmpty else {
             print("skipped: SRS_URL is not set (an SRS HTTP API such as http://127.0.0.1:1985; SRS runs in Docker, see TARGETS.md)")
             throw XCTSkip("SRS_URL is not set")
         }
         api = try Endpoint(parsing: url)
+        cell.version = ServerVersionProbe.srs(api)
         loop = try EventLoop()
     }
 

@@ -11,6 +11,7 @@ import XCTest
 /// resolution. Without `SRS_URL` it skips with the reason (SRS runs in Docker).
 final class SRSRunTests: XCTestCase {
     func testPublisherAndPlayersThroughSRS() throws {
+        let cell = InteropRecorder.cell(self, target: "SRS", role: "`rtcswarm run` publisher + players (srs-publish-play.json5)", codec: "H.264+Opus")
         guard let url = ProcessInfo.processInfo.environment["SRS_URL"], !url.isEmpty else {
             print("skipped: SRS_URL is not set (an SRS HTTP API such as http://127.0.0.1:1985; docker compose up srs)")
             throw XCTSkip("SRS_URL is not set")
@@ -24,6 +25,7 @@ final class SRSRunTests: XCTestCase {
         let loaded = try ScenarioLoader.load(file: file, environment: ["SRS_URL": url, "DURATION_S": "12", "PLAYERS": "3"],
                                              overrides: ["groups[0].stream.name=\(stream)", "groups[1].stream.name=\(stream)"])
         let (report, outcome) = ScenarioRunner(loaded: loaded, options: .init(folder: out, version: "test", progress: { _ in })).run()
+        cell.measured(report)
         let peers = try XCTUnwrap(report.cells.first?.peers)
         XCTAssertEqual(peers.count, 4)
         XCTAssertEqual(outcome, .passed, "\(peers.map { "\($0.id): \($0.failureReason ?? "ok")" }) \(report.invalidReason ?? "")")

@@ -26,6 +26,8 @@ final class TsharkCrossCheckTests: XCTestCase {
     private let lostTolerance = 2
 
     func testReportedLossAndJitterAgreeWithTsharkOnTheCapture() throws {
+        let cell = InteropRecorder.cell(self, target: "tshark", version: TargetVersion.tshark,
+                                        role: "capture cross-check of loss and jitter (rtcswarm ↔ rtcswarm, 5 % loss injected)", codec: "VP8+Opus")
         let tshark = try ExternalTool.require("tshark", installHint: "apt install tshark")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tshark-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -52,6 +54,7 @@ final class TsharkCrossCheckTests: XCTestCase {
         """
         let (report, outcome) = ScenarioRunner(loaded: try ScenarioLoader.load(text: text),
                                                options: .init(folder: folder, version: "test", progress: { _ in })).run()
+        cell.measured(report)
         Thread.sleep(forTimeInterval: 0.5)  // let the last packets reach the file
         capturing.stop()
         XCTAssertEqual(outcome, .passed)

@@ -11,6 +11,8 @@ import XCTest
 /// candidate messages, connect with a relay pair and carry media.
 final class TurnRelayRunTests: XCTestCase {
     func testRelayOnlyCallsConnectThroughCoturn() throws {
+        let cell = InteropRecorder.cell(self, target: "coturn", version: TargetVersion.coturn,
+                                        role: "relay for `rtcswarm run` calls, relay-only (turn-relay.json5)", codec: "VP8+Opus")
         let turn = try Coturn()
         defer { turn.stop() }
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("turn-run-\(UUID().uuidString)")
@@ -19,6 +21,7 @@ final class TurnRelayRunTests: XCTestCase {
         let file = ExternalTool.repositoryRoot.appendingPathComponent("Scenarios/turn-relay.json5").path
         let loaded = try ScenarioLoader.load(file: file, environment: ["TURN_URL": turn.address, "CALLS": "2", "DURATION_S": "5"])
         let (report, outcome) = ScenarioRunner(loaded: loaded, options: .init(folder: out, version: "test", progress: { _ in })).run()
+        cell.measured(report)
         let peers = try XCTUnwrap(report.cells.first?.peers)
         XCTAssertEqual(outcome, .passed, "\(peers.map { $0.failureReason ?? "ok" })")
         XCTAssertEqual(peers.map(\.candidatePair), Array(repeating: "relay", count: 4))
