@@ -10,7 +10,7 @@ public final class PeerLog {
 
     public init(folder: URL) throws {
         let url = folder.appendingPathComponent("peers.ndjson")
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()
         encoder = JSONEncoder()

@@ -23,6 +23,8 @@ final class PythonRoomServerRunTests: XCTestCase {
     }
 
     func testRtcswarmPeersCallEachOtherThroughThePythonSocketIOServer() throws {
+        let cell = InteropRecorder.cell(self, target: "python-socketio", version: TargetVersion.pip("python-socketio"),
+                                        role: "room server for `rtcswarm run` pairs", codec: "VP8+Opus")
         let (server, url) = try startServer()
         defer { server.stop() }
         let (report, outcome) = try run("""
@@ -30,6 +32,7 @@ final class PythonRoomServerRunTests: XCTestCase {
           groups: [{ role: "pair", count: 2, arrival: { rate_per_s: 10 },
                      media: { video: { resolution: "320x180", fps: 30, bitrate_kbps: 300 } } }] }
         """)
+        cell.measured(report)
         let peers = try XCTUnwrap(report.cells.first?.peers)
         XCTAssertEqual(outcome, .passed, "\(peers.map { $0.failureReason ?? "ok" })")
         XCTAssertEqual(peers.count, 4)
@@ -45,6 +48,9 @@ final class PythonRoomServerRunTests: XCTestCase {
     /// `delay`: the aiortc side joins that many seconds after rtcswarm (rtcswarm offers), or
     /// first (told other_joined, aiortc offers).
     private func callAiortc(joinFirst: Bool) throws -> (summary: [String: Any], peer: PeerRecord) {
+        let role = joinFirst ? "offerer via the python-socketio room server (rtcswarm answers)"
+            : "answerer via the python-socketio room server (rtcswarm offers)"
+        let cell = InteropRecorder.cell(self, target: "aiortc", version: TargetVersion.pip("aiortc"), role: role, codec: "VP8+Opus")
         let (server, url) = try startServer()
         defer { server.stop() }
         let aiortc = try JSONLinesProcess(try PythonPeers.python(), [
@@ -60,6 +66,7 @@ final class PythonRoomServerRunTests: XCTestCase {
           groups: [{ role: "pair", partner: "external", count: 1,
                      media: { video: { resolution: "320x180", fps: 30, bitrate_kbps: 300 } } }] }
         """)
+        cell.measured(report)
         let summary = try XCTUnwrap(aiortc.next(ofType: ["summary"], timeout: 30), "aiortc's summary: \(aiortc.standardError.suffix(2000))")
         let peer = try XCTUnwrap(report.cells.first?.peers.first)
         XCTAssertEqual(outcome, .passed, peer.failureReason ?? "")
