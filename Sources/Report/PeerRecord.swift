@@ -54,6 +54,8 @@ public struct PeerRecord: Codable, Equatable, Sendable {
 public struct StreamRecord: Codable, Equatable, Sendable {
     public var kind: String
     public var codec: String
+    /// The sender's SSRC (RFC 3550 8), to find the stream in a packet capture.
+    public var ssrc: UInt32?
     public var packetsReceived: Int
     public var packetsExpected: Int
     public var lossPct: Double
@@ -82,9 +84,10 @@ public struct StreamRecord: Codable, Equatable, Sendable {
                 burstMax: Int, jitterMs: Double, framesReceived: Int = 0, frameLossPct: Double = 0, fps: Double = 0,
                 freezeCount: Int = 0, freezeMs: Double = 0, resolutionSurvival: Double? = nil, resolutions: [String: Int] = [:],
                 latencyMs: Double? = nil, psnrDb: Double? = nil, framesDecoded: Int? = nil, frameCodesRead: Int? = nil,
-                nacks: Int = 0, plis: Int = 0) {
+                nacks: Int = 0, plis: Int = 0, ssrc: UInt32? = nil) {
         self.kind = kind
         self.codec = codec
+        self.ssrc = ssrc
         self.packetsReceived = packetsReceived
         self.packetsExpected = packetsExpected
         self.lossPct = lossPct

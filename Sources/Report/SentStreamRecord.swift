@@ -3,6 +3,7 @@
 public struct SentStreamRecord: Codable, Equatable, Sendable {
     public var kind: String
     public var codec: String
+    public var ssrc: UInt32
     /// Media packets sent, retransmissions not included (RFC 3550 6.4.1 sender's packet count).
     public var packetsSent: Int
     public var framesSent: Int
@@ -10,9 +11,10 @@ public struct SentStreamRecord: Codable, Equatable, Sendable {
     public var nacksReceived: Int
     public var retransmissions: Int
 
-    public init(kind: String, codec: String, packetsSent: Int, framesSent: Int, nacksReceived: Int, retransmissions: Int) {
+    public init(kind: String, codec: String, ssrc: UInt32, packetsSent: Int, framesSent: Int, nacksReceived: Int, retransmissions: Int) {
         self.kind = kind
         self.codec = codec
+        self.ssrc = ssrc
         self.packetsSent = packetsSent
         self.framesSent = framesSent
         self.nacksReceived = nacksReceived

@@ -168,7 +168,7 @@ final class MediaCall {
                 streams.append(observer.record(received, frameRate: frameRate))
             }
             sent = stats.sent.map { stream in
-                SentStreamRecord(kind: stream.codec.isVideo ? "video" : "audio", codec: stream.codec.description,
+                SentStreamRecord(kind: stream.codec.isVideo ? "video" : "audio", codec: stream.codec.description, ssrc: stream.ssrc,
                                  packetsSent: Int(stream.counters.packets), framesSent: stream.frames,
                                  nacksReceived: stream.counters.nacksReceived, retransmissions: stream.counters.retransmissions)
             }

@@ -62,44 +62,31 @@ final class TsharkCrossCheckTests: XCTestCase {
         XCTAssertEqual(peers.count, 2)
 
         let streams = try TsharkStreams(tshark: tshark, capture: capture)
-        // rtcswarm offers Opus as payload type 111 and VP8 as 96 (its retransmissions travel
-        // as 97 on their own SSRC, so the 96 streams hold first transmissions only).
-        let opus = streams.summaries.filter { $0.payloadType == 111 }
-        let vp8 = streams.summaries.filter { $0.payloadType == 96 && $0.packets > 100 }
-        XCTAssertEqual(opus.count, 2, "one Opus stream each way, and no other RTP on lo: \(streams.summaries)")
-        XCTAssertEqual(vp8.count, 2, "one VP8 stream each way: \(streams.summaries)")
-
-        let received = peers.compactMap { peer in peer.streams.first { $0.kind == "audio" } }
-        for (ours, theirs) in try matched(received, opus) {
-            let lost = Int((Double(ours.packetsExpected) * ours.lossPct / 100).rounded())
-            let jitter = try streams.meanJitterMs(ssrc: theirs.ssrc, clockRate: 48_000)
-            print("audio \(String(format: "0x%08X", theirs.ssrc)): rtcswarm lost \(lost) of \(ours.packetsExpected), jitter \(ours.jitterMs) ms;"
-                  + " tshark lost \(theirs.lost) of \(theirs.packets + theirs.lost), jitter \(jitter) ms")
-            XCTAssertGreaterThan(theirs.lost, 5, "the injected 5 % loss is on the wire")
-            XCTAssertEqual(Double(lost), Double(theirs.lost), accuracy: Double(lostTolerance))
-            XCTAssertGreaterThan(jitter, 1, "the injected 10 ms jitter is on the wire")
-            XCTAssertEqual(ours.jitterMs, jitter, accuracy: jitterToleranceMs)
+        // Each reported stream names its SSRC, so other RTP on lo (another test run) is
+        // left out. rtcswarm offers Opus as payload type 111 and VP8 as 96 (retransmissions
+        // travel as 97 on their own SSRC, so the 96 streams hold first transmissions only).
+        for kind in ["audio", "video"] {
+            let ours = peers.compactMap { peer in peer.streams.first { $0.kind == kind } }
+            XCTAssertEqual(ours.count, 2, "one \(kind) stream each way")
+            for stream in ours {
+                let ssrc = try XCTUnwrap(stream.ssrc)
+                let theirs = try XCTUnwrap(streams.summaries.first { $0.ssrc == ssrc && $0.payloadType == (kind == "audio" ? 111 : 96) },
+                                           "tshark saw \(kind) ssrc \(ssrc): \(streams.summaries)")
+                // First-pass (network) loss: what the capture sees missing from the stream.
+                let lost = Int((Double(stream.packetsExpected) * stream.lossPct / 100).rounded())
+                var line = "\(kind) \(String(format: "0x%08X", ssrc)): rtcswarm lost \(lost) of \(stream.packetsExpected); "
+                    + "tshark lost \(theirs.lost) of \(theirs.packets + theirs.lost)"
+                XCTAssertGreaterThan(theirs.lost, 5, "the injected 5 % loss is on the wire")
+                XCTAssertEqual(Double(lost), Double(theirs.lost), accuracy: Double(lostTolerance))
+                if kind == "audio" {
+                    let jitter = try streams.meanJitterMs(ssrc: ssrc, clockRate: 48_000)
+                    line += "; jitter rtcswarm \(stream.jitterMs) ms, tshark \(jitter) ms"
+                    XCTAssertGreaterThan(jitter, 1, "the injected 10 ms jitter is on the wire")
+                    XCTAssertEqual(stream.jitterMs, jitter, accuracy: jitterToleranceMs)
+                }
+                print(line)
+            }
         }
-        let video = peers.compactMap { peer in peer.streams.first { $0.kind == "video" } }
-        for (ours, theirs) in try matched(video, vp8) {
-            // First-pass (network) loss: what the capture sees missing from the 96 stream.
-            let lost = Int((Double(ours.packetsExpected) * ours.lossPct / 100).rounded())
-            print("video \(String(format: "0x%08X", theirs.ssrc)): rtcswarm lost \(lost) of \(ours.packetsExpected); tshark lost \(theirs.lost) of \(theirs.packets + theirs.lost)")
-            XCTAssertGreaterThan(theirs.lost, 5)
-            XCTAssertEqual(Double(lost), Double(theirs.lost), accuracy: Double(lostTolerance))
-        }
-    }
-
-    /// Pairs each reported stream with the captured stream of the same direction: the one
-    /// whose first-pass packet count is closest (the two directions differ in their losses).
-    private func matched(_ ours: [StreamRecord], _ theirs: [TsharkStreams.Summary]) throws -> [(StreamRecord, TsharkStreams.Summary)] {
-        XCTAssertEqual(ours.count, 2)
-        guard ours.count == 2, theirs.count == 2 else { return [] }
-        func firstPass(_ stream: StreamRecord) -> Double { Double(stream.packetsExpected) * (1 - stream.lossPct / 100) }
-        func distance(_ a: StreamRecord, _ b: TsharkStreams.Summary) -> Double { abs(firstPass(a) - Double(b.packets)) }
-        let straight = distance(ours[0], theirs[0]) + distance(ours[1], theirs[1])
-        let crossed = distance(ours[0], theirs[1]) + distance(ours[1], theirs[0])
-        return straight <= crossed ? [(ours[0], theirs[0]), (ours[1], theirs[1])] : [(ours[0], theirs[1]), (ours[1], theirs[0])]
     }
 }
 
