@@ -103,9 +103,11 @@ public enum HTMLReport {
 
     private static func workersTable(_ report: RunReport) -> String {
         guard !report.workers.isEmpty else { return "" }
-        var html = "<h2>Workers</h2><table><tr><th>worker</th><th>peers</th><th>CPU %</th><th>RSS MB</th><th>lag p50 ms</th><th>lag p99 ms</th><th>lag max ms</th><th>socket drops</th><th>send errors</th></tr>"
+        var html = "<h2>Workers</h2><table><tr><th>worker</th><th>peers</th><th>CPU %</th><th>encoders CPU %</th><th>CPU ms per peer-s</th><th>CPU us per packet</th><th>RSS MB</th><th>lag p50 ms</th><th>lag p99 ms</th><th>lag max ms</th><th>socket drops</th><th>send errors</th></tr>"
         for worker in report.workers {
-            html += "<tr><td>\(worker.index)</td><td>\(worker.peers)</td><td>\(Format.number(worker.cpuPct))</td><td>\(Format.number(worker.rssMB))</td>"
+            html += "<tr><td>\(worker.index)</td><td>\(worker.peers)</td><td>\(Format.number(worker.cpuPct))</td>"
+                + "<td>\(worker.encoderCpuPct.map(Format.number) ?? "")</td><td>\(worker.cpuMsPerPeerSecond.map(Format.number) ?? "")</td>"
+                + "<td>\(worker.cpuUsPerPacket.map(Format.number) ?? "")</td><td>\(Format.number(worker.rssMB))</td>"
                 + "<td>\(Format.number(worker.lagP50Ms))</td><td>\(Format.number(worker.lagP99Ms))</td><td>\(Format.number(worker.lagMaxMs))</td>"
                 + "<td>\(worker.socketDrops)</td><td>\(worker.sendErrors)</td></tr>"
         }

@@ -27,6 +27,7 @@ public enum MarkdownSummary {
             }
             lines.append("")
         }
+        lines += workers(report)
         let failed = report.cells.flatMap(\.peers).filter { $0.outcome == .failed }
         if !failed.isEmpty {
             lines.append("Failed peers: \(failed.count). First reasons:")
@@ -37,6 +38,21 @@ public enum MarkdownSummary {
             lines.append("")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// What each worker process spent: the harness's own cost, per peer and per packet
+    /// (beyond the encoders, which run once per track whatever the number of peers).
+    static func workers(_ report: RunReport) -> [String] {
+        guard !report.workers.isEmpty else { return [] }
+        var lines = ["| worker | peers | CPU % | encoders CPU % | CPU ms per peer-s | CPU us per packet | RSS MB | lag p99 ms |",
+                     "|---|---|---|---|---|---|---|---|"]
+        func optional(_ value: Double?) -> String { value.map { Format.number($0) } ?? "" }
+        for worker in report.workers {
+            lines.append("| \(worker.index) | \(worker.peers) | \(Format.number(worker.cpuPct)) | \(optional(worker.encoderCpuPct)) | "
+                         + "\(optional(worker.cpuMsPerPeerSecond)) | \(optional(worker.cpuUsPerPacket)) | \(Format.number(worker.rssMB)) | "
+                         + "\(Format.number(worker.lagP99Ms)) |")
+        }
+        return lines + [""]
     }
 
     static func verdict(_ report: RunReport) -> String {

@@ -138,9 +138,17 @@ public struct WorkerReport: Codable, Equatable, Sendable {
     public var lagMaxMs: Double
     public var socketDrops: Int
     public var sendErrors: Int
+    /// The share of `cpuPct` the shared encoders took (encoding once per track).
+    public var encoderCpuPct: Double?
+    /// RTP packets the worker's peers sent (first transmissions) and received.
+    public var packetsSent: Int?
+    public var packetsReceived: Int?
+    /// CPU microseconds per RTP packet sent or received, beyond the shared encoders.
+    public var cpuUsPerPacket: Double?
 
     public init(index: Int, peers: Int, cpuPct: Double, rssMB: Double, lagP50Ms: Double, lagP99Ms: Double, lagMaxMs: Double,
-                socketDrops: Int, sendErrors: Int) {
+                socketDrops: Int, sendErrors: Int, encoderCpuPct: Double? = nil, packetsSent: Int? = nil, packetsReceived: Int? = nil,
+                cpuUsPerPacket: Double? = nil) {
         self.index = index
         self.peers = peers
         self.cpuPct = cpuPct
@@ -150,5 +158,16 @@ public struct WorkerReport: Codable, Equatable, Sendable {
         self.lagMaxMs = lagMaxMs
         self.socketDrops = socketDrops
         self.sendErrors = sendErrors
+        self.encoderCpuPct = encoderCpuPct
+        self.packetsSent = packetsSent
+        self.packetsReceived = packetsReceived
+        self.cpuUsPerPacket = cpuUsPerPacket
     }
+
+    /// CPU milliseconds per peer-second beyond the shared encoders: the cost of one more
+    /// peer (a fifth of a core over 100 peers is 2 ms per peer-second).
+    public var cpuMsPerPeerSecond: Double? {
+        peers > 0 ? (cpuPct - (encoderCpuPct ?? 0)) * 10 / Double(peers) : nil
+    }
+
 }

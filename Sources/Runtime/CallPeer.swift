@@ -3,6 +3,7 @@ import Impairment
 import PeerCore
 import Report
 import RTCBase
+import SDP
 import Signaling
 
 /// One side of a one-to-one call through a room server (role `pair`), as the seed room
@@ -33,6 +34,8 @@ public final class CallPeer: PeerDriver {
         public var setupTimeout: Duration = .seconds(20)
         /// Who is at the other end of the room.
         public var partner: Partner = .rtcswarm
+        /// `sendonly` for the caller of a one-way call, `recvonly` for its callee.
+        public var direction: MediaDirection = .sendrecv
     }
 
     public enum Partner: Sendable {
@@ -61,7 +64,7 @@ public final class CallPeer: PeerDriver {
         self.loop = loop
         self.settings = settings
         let call = MediaCall(loop: loop, recorder: recorder, fanout: fanout,
-                             media: .init(video: settings.video, audio: settings.audio, direction: .sendrecv, decode: settings.decode))
+                             media: .init(video: settings.video, audio: settings.audio, direction: settings.direction, decode: settings.decode))
         life = MediaPeerLifecycle(loop: loop, recorder: recorder, call: call,
                                   identity: .init(id: settings.id, group: settings.group, role: settings.role),
                                   setupTimeout: settings.setupTimeout, remote: "the other side")

@@ -32,7 +32,7 @@ public final class SharedEncoder: @unchecked Sendable {
     static let rememberedFrames = 600
     /// Frames encoded and frames the encoder fell behind on (generation + encoding took
     /// longer than the frame interval), for the run's own health figures.
-    private let counts = Mutex<(encoded: Int, late: Int)>((0, 0))
+    private let counts = Mutex<(encoded: Int, late: Int, cpuSeconds: Double)>((0, 0, 0))
     static let keyframeSpacing = Duration.milliseconds(500)
 
     init(track: Track, loop: EventLoop) {
@@ -59,6 +59,8 @@ public final class SharedEncoder: @unchecked Sendable {
 
     var encodedFrames: Int { counts.withLock { $0.encoded } }
     var lateFrames: Int { counts.withLock { $0.late } }
+    /// CPU time the encoder thread has spent (making, encoding and posting frames).
+    var cpuSeconds: Double { counts.withLock { $0.cpuSeconds } }
     var error: String? { failure.withLock { $0 } }
 
     // MARK: The encoder thread
@@ -165,6 +167,8 @@ public final class SharedEncoder: @unchecked Sendable {
                 counts.withLock { $0.encoded += 1 }
                 loop.execute { [weak self] in self?.deliver(frame) }
             }
+            let cpu = ProcessCPU.threadSeconds()
+            counts.withLock { $0.cpuSeconds = cpu }
             index += 1
         }
     }
@@ -201,5 +205,7 @@ public final class MediaFanout {
     /// Frames the encoders fell behind on: the media the run asked for could not be made
     /// in real time (a 4K encode on two cores, say).
     public var lateFrames: Int { encoders.values.reduce(0) { $0 + $1.lateFrames } }
+    /// CPU time of every encoder thread: what encoding once costs, whatever the fan-out.
+    public var encoderCPUSeconds: Double { encoders.values.reduce(0) { $0 + $1.cpuSeconds } }
     public var errors: [String] { encoders.values.compactMap(\.error) }
 }

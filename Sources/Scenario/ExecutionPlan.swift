@@ -17,7 +17,8 @@ public struct ExecutionPlan: Equatable, Sendable {
         public var side: Side
         public var startMs: Int64
         public var stopMs: Int64
-        /// Which worker process runs it (both sides of a call share one).
+        /// Which worker process runs it (both sides of a call share one, but for one-way
+        /// calls: callers on even workers, callees on odd ones).
         public var worker: Int
         /// The room a pair or member joins.
         public var room: String?
@@ -54,8 +55,11 @@ public struct ExecutionPlan: Equatable, Sendable {
                     peer.side = .caller
                     // A browser or an outside client plays the other side itself.
                     if (group.partner ?? .rtcswarm) == .rtcswarm {
+                        let split = (group.oneWay ?? false) && workers > 1
+                        if split { peer.worker = (2 * slot) % workers }
                         peers.append(peer)
                         peer.side = .callee
+                        if split { peer.worker = (2 * slot + 1) % workers }
                     }
                 case .member:
                     peer.room = "\(prefix)\(groupIndex)-\(slot / capacity)"

@@ -105,6 +105,9 @@ extension PeerGroup {
                       + "Janus's videoroom configuration (Debian's sample has 1234)")
         }
         try check((1...1_000_000).contains(count), "\(path).count", "\(count) must be from 1 to 1000000")
+        if oneWay == true {
+            try check(role == .pair, "\(path).one_way", "one-way calls are pairs: use role \"pair\" or remove one_way")
+        }
         if partner == .external {
             try check(role == .pair, "\(path).partner", "\"external\" answers calls: it needs role \"pair\"")
             try check(target.kind == .room, "\(path).partner",

@@ -107,6 +107,10 @@ public struct PeerGroup: Codable, Equatable, Sendable {
     public var role: Role
     /// For `pair`: who answers the calls (default `rtcswarm`).
     public var partner: Partner?
+    /// For `pair`: the caller only sends and the callee only receives (default false). With
+    /// two or more workers, callers and callees run in different workers, so each worker's
+    /// CPU and memory are a publisher's or a player's cost alone.
+    public var oneWay: Bool?
     /// How many peers (for `pair`, how many calls): the most that run at once.
     public var count: Int
     public var arrival: Arrival?
