@@ -34,6 +34,7 @@ public struct JanusCallSetup: CallSetup {
     private var postTransactions: [Int: String] = [:]
     private var longPoll: Int?
     private var longPollFailures = 0
+    /// Numbers and queues the HTTP requests (the session's own outbox has the events).
     private var requests = CallSetupOutbox()
 
     /// - Parameters:

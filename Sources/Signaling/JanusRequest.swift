@@ -1,11 +1,9 @@
 import RTCBase
 
 /// One request of a Janus call before a transport carries it (PROTOCOLS.md section 5):
-/// what it is for, its transaction, its members, and the session and handle it
-/// addresses. Over HTTP the ids go in the path (`/janus/<session>/<handle>`); over a
+/// its transaction, its members, and the session and handle it addresses. Over HTTP the ids go in the path (`/janus/<session>/<handle>`); over a
 /// WebSocket they go in the message as `session_id` and `handle_id`.
 struct JanusRequest: Sendable {
-    var step: JanusSession.Step
     var transaction: String
     /// `janus` and what the step needs (`plugin`, `body`, `jsep`, `candidate`).
     var members: [JSONValue.Member]

@@ -148,7 +148,7 @@ struct JanusSession: Sendable {
     /// Queues `members` with a fresh `transaction`, for the session or handle the step needs.
     mutating func send(_ step: Step, _ members: KeyValuePairs<String, JSONValue>, now: Instant) {
         let transaction = newTransaction()
-        var request = JanusRequest(step: step, transaction: transaction,
+        var request = JanusRequest(transaction: transaction,
                                    members: members.map { JSONValue.Member($0.key, $0.value) })
         switch step {
         case .create: break

@@ -137,7 +137,11 @@ public struct JanusWebSocketCallSetup: Sendable {
         switch outcome {
         case .rejected(let error):
             closeDown()
-            let body = error.response.map { $0.body.isEmpty ? "" : ": " + CallSetupOutbox.quote($0.body) } ?? ""
+            guard let response = error.response else {
+                session.transportFailed(.noAnswer, "the WebSocket handshake with Janus at \(server) failed: \(error)")
+                break
+            }
+            let body = response.body.isEmpty ? "" : ": " + CallSetupOutbox.quote(response.body)
             session.transportFailed(.refused, "Janus refused the WebSocket upgrade at \(server): \(error)\(body)")
         case .accepted(let chosen, let remaining):
             guard chosen == Self.subprotocol else {

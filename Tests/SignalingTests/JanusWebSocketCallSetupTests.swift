@@ -197,6 +197,28 @@ final class JanusWebSocketCallSetupTests: XCTestCase {
         XCTAssertEqual(error.code, .refused)
     }
 
+    func testAConnectionClosedDuringTheHandshakeIsNotARefusal() throws {
+        var setup = JanusWebSocketCallSetup(server: server, plugin: .echoTest(videoCodec: nil), offer: "v=0\r\n", seed: 4)
+        setup.start(now: Exchange.start)
+        XCTAssertNotNil(setup.pollTransmit())
+        setup.handle(Array("HTTP/1.1 101 Switching".utf8), now: Exchange.start)
+        setup.handleEOF(now: Exchange.start)
+        let error = try XCTUnwrap(Exchange.failure(JanusSocketPeer.events(&setup)))
+        XCTAssertTrue(error.message.hasPrefix("the WebSocket handshake with Janus at ws://127.0.0.1:8188/ failed: "), error.message)
+        XCTAssertEqual(error.code, .noAnswer)
+        XCTAssertTrue(setup.isClosed)
+    }
+
+    func testNoHandshakeAnswerWithinTheTimeoutFailsTheCall() throws {
+        var setup = JanusWebSocketCallSetup(server: server, plugin: .echoTest(videoCodec: nil), offer: "v=0\r\n", seed: 4)
+        setup.start(now: Exchange.start)
+        XCTAssertEqual(setup.pollTimeout(), Exchange.start + .seconds(10))
+        setup.handleTimeout(now: Exchange.start + .seconds(10))
+        XCTAssertEqual(Exchange.failure(JanusSocketPeer.events(&setup))?.message,
+                       "Janus did not complete the WebSocket handshake at ws://127.0.0.1:8188/ within 10.0 seconds")
+        XCTAssertNil(setup.pollTimeout())
+    }
+
     func testJanusClosingTheSocketMidCallIsQuoted() throws {
         var (setup, janus, _) = try attached(.echoTest(videoCodec: nil))
         janus.socket.close(code: 1001, reason: "shutting down", now: Exchange.start)
