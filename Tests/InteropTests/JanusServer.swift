@@ -16,6 +16,8 @@ final class JanusServer: Sendable {
     let adminPort: UInt16
     /// The WebSocket transport's port (`janus-protocol`), when it is on.
     let webSocketPort: UInt16?
+    /// Its `wss` port, when a certificate was given.
+    let secureWebSocketPort: UInt16?
     /// Janus's sample `admin_secret`.
     static let adminSecret = "janusoverlord"
     let folder: URL
@@ -24,14 +26,15 @@ final class JanusServer: Sendable {
     /// The plugins these tests use; every other one is disabled.
     static let plugins = ["libjanus_echotest.so", "libjanus_videoroom.so"]
 
-    /// `webSocket` also turns on libjanus_websockets.so (plain `ws`, 127.0.0.1 only, admin
-    /// WebSocket off).
-    init(executable: URL, shim: URL, webSocket: Bool = false) throws {
+    /// `webSocket` also turns on libjanus_websockets.so (`ws`, 127.0.0.1 only, admin
+    /// WebSocket off); with `certificate` (PEM files) also `wss` on a port of its own.
+    init(executable: URL, shim: URL, webSocket: Bool = false, certificate: (pem: URL, key: URL)? = nil) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("rtcswarm-janus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         port = try JanusServer.freePort()
         adminPort = try JanusServer.freePort()
         webSocketPort = webSocket ? try JanusServer.freePort() : nil
+        secureWebSocketPort = webSocket && certificate != nil ? try JanusServer.freePort() : nil
         let transports = webSocket ? ["libjanus_http.so", "libjanus_websockets.so"] : ["libjanus_http.so"]
         let library = "/usr/lib/x86_64-linux-gnu/janus"
         let unusedPlugins = try FileManager.default.contentsOfDirectory(atPath: "\(library)/plugins")
@@ -105,11 +108,16 @@ final class JanusServer: Sendable {
                 \tws = true
                 \tws_port = \(webSocketPort)
                 \tws_ip = "127.0.0.1"
-                \twss = false
+                \twss = \(secureWebSocketPort != nil)
+                \twss_port = \(secureWebSocketPort ?? 0)
+                \twss_ip = "127.0.0.1"
                 }
                 admin: {
                 \tadmin_ws = false
                 \tadmin_wss = false
+                }
+                certificates: {
+                \(certificate.map { "\tcert_pem = \"\($0.pem.path)\"\n\tcert_key = \"\($0.key.path)\"" } ?? "")
                 }
 
                 """

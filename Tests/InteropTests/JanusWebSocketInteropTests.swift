@@ -194,3 +194,57 @@ final class JanusWebSocketRefusalInteropTests: XCTestCase {
         XCTAssertNil(setup.setup.sessionID)
     }
 }
+
+/// Janus's secure WebSocket (`wss://`): our TLS client, trusting a certificate made for
+/// the test, carries the EchoTest call.
+final class JanusSecureWebSocketInteropTests: XCTestCase {
+    func testEchoTestOverWSSNegotiatesAndTearsDown() throws {
+        let executable = try ExternalTool.require("janus", installHint: "apt-get install janus")
+        let openssl = try ExternalTool.require("openssl", installHint: "apt-get install openssl")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rtcswarm-wss-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pem = folder.appendingPathComponent("cert.pem")
+        let key = folder.appendingPathComponent("key.pem")
+        let made = try ExternalTool.run(openssl, ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                                                  "-keyout", key.path, "-out", pem.path, "-days", "1", "-subj", "/CN=127.0.0.1",
+                                                  "-addext", "subjectAltName=IP:127.0.0.1"])
+        XCTAssertEqual(made.status, 0, made.output)
+        let janus = try JanusServer(executable: executable, shim: try LoopbackShim.library(), webSocket: true, certificate: (pem, key))
+        defer { janus.stop() }
+        let loop = try EventLoop()
+        guard try JanusServer.waitUntilAnswering(janus, loop: loop), let port = janus.secureWebSocketPort else {
+            return XCTFail("Janus did not start: \(janus.log.suffix(2000))")
+        }
+        let tls = try TLSClientContext(configuration: TLSConfiguration(additionalTrustedPEM: try String(contentsOf: pem, encoding: .utf8)))
+        let local = try LoopPeer(loop: loop, role: .offerer, direction: .sendrecv, seed: 71)
+        var events: [CallSetupEvent] = []
+        let setup = JanusWebSocketHost(loop: loop, setup: JanusWebSocketCallSetup(
+            server: Endpoint(scheme: .wss, host: "127.0.0.1", port: port, path: "/"), plugin: .echoTest(videoCodec: "vp8"),
+            offer: try local.peer.createOffer(now: loop.now()), seed: 71), tls: tls)
+        setup.onEvent = { event in
+            events.append(event)
+            guard case .answer(let sdp) = event else { return }
+            do {
+                try local.peer.setRemoteAnswer(sdp, now: loop.now())
+            } catch {
+                XCTFail("our peer refused Janus's answer: \(error)")
+            }
+            local.drive()
+            setup.trickle(nil)
+        }
+        let started = loop.now()
+        setup.start()
+        local.drive()
+        XCTAssertTrue(loop.run(until: { local.connected || local.failure != nil || events.contains { if case .failed = $0 { true } else { false } } },
+                               timeout: .seconds(10)))
+        XCTAssertTrue(local.connected, "peer \(local.events.suffix(5)), signaling \(events)\n\(janus.log.suffix(3000))")
+        print("Janus EchoTest over wss: connected in \((loop.now().milliseconds(since: started) * 10).rounded() / 10) ms, session \(setup.setup.sessionID ?? 0)")
+        XCTAssertGreaterThan(setup.setup.sessionID ?? 0, Int64(UInt32.max))
+        events = []
+        local.peer.close(now: loop.now())
+        local.drive()
+        setup.hangUp()
+        XCTAssertTrue(loop.run(until: { events.contains(.closed) }, timeout: .seconds(5)), "teardown: \(events)")
+    }
+}
