@@ -11,21 +11,35 @@ import XCTest
 /// up over Janus's WebSocket transport instead of the HTTP long poll, and media flows
 /// both ways through the EchoTest.
 final class JanusWebSocketRunTests: XCTestCase {
-    func testTheEchoScenarioRunsOverJanussWebSocketTransport() throws {
+    /// Janus with its WebSocket transport on, answering; stopped by the caller.
+    private func startJanus() throws -> JanusServer {
         let executable = try ExternalTool.require("janus", installHint: "apt-get install janus")
         let janus = try JanusServer(executable: executable, shim: try LoopbackShim.library(), webSocket: true)
-        defer { janus.stop() }
-        guard try JanusServer.waitUntilAnswering(janus, loop: try EventLoop()), let port = janus.webSocketPort else {
-            return XCTFail("Janus did not start: \(janus.log.suffix(2000))")
+        guard try JanusServer.waitUntilAnswering(janus, loop: try EventLoop()), janus.webSocketPort != nil else {
+            janus.stop()
+            XCTFail("Janus did not start: \(janus.log.suffix(2000))")
+            throw CancellationError()
         }
+        return janus
+    }
+
+    /// Scenarios/janus-echo.json5 with `peers` peers for `seconds`, at `ws://` on `janus`.
+    private func runEcho(_ janus: JanusServer, peers: Int, seconds: Int) throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-ws-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
         let file = ExternalTool.repositoryRoot.appendingPathComponent("Scenarios/janus-echo.json5").path
         let loaded = try ScenarioLoader.load(file: file, environment: [
-            "JANUS_URL": "ws://127.0.0.1:\(port)", "JANUS_ADMIN_URL": "http://127.0.0.1:\(janus.adminPort)/admin", "PEERS": "2", "DURATION_S": "5",
+            "JANUS_URL": "ws://127.0.0.1:\(janus.webSocketPort ?? 0)", "JANUS_ADMIN_URL": "http://127.0.0.1:\(janus.adminPort)/admin",
+            "PEERS": "\(peers)", "DURATION_S": "\(seconds)",
         ])
-        let (report, outcome) = ScenarioRunner(loaded: loaded, options: .init(folder: out, version: "test", progress: { _ in })).run()
+        return ScenarioRunner(loaded: loaded, options: .init(folder: out, version: "test", progress: { _ in })).run()
+    }
+
+    func testTheEchoScenarioRunsOverJanussWebSocketTransport() throws {
+        let janus = try startJanus()
+        defer { janus.stop() }
+        let (report, outcome) = try runEcho(janus, peers: 2, seconds: 5)
         let peers = try XCTUnwrap(report.cells.first?.peers)
         XCTAssertEqual(outcome, .passed, "\(peers.map { "\($0.id): \($0.failureReason ?? "ok")" })")
         XCTAssertEqual(peers.count, 2)
@@ -43,5 +57,29 @@ final class JanusWebSocketRunTests: XCTestCase {
         // Nothing asks the WebSocket port for /info, so nothing complains.
         XCTAssertNil(report.warnings)
         XCTAssertNil(report.targetVersion)
+    }
+
+    /// Janus killed (SIGKILL) two seconds in: the socket's end is how each peer learns,
+    /// and its reason says so in WebSocket terms.
+    func testJanusKilledMidRunFailsEveryPeerNamingTheClosedSocket() throws {
+        let janus = try startJanus()
+        defer { janus.stop() }
+        let killer = Thread {
+            Thread.sleep(forTimeInterval: 2)
+            janus.signal(SIGKILL)
+        }
+        killer.start()
+        let started = Date()
+        let (report, outcome) = try runEcho(janus, peers: 2, seconds: 6)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 15, "the run ends on time")
+        XCTAssertEqual(outcome, .thresholdsFailed)
+        let peers = try XCTUnwrap(report.cells.first?.peers)
+        XCTAssertEqual(peers.count, 2)
+        for peer in peers {
+            XCTAssertEqual(peer.outcome, .failed)
+            XCTAssertEqual(peer.failureReason, "Janus closed the WebSocket (code 1006: connection ended without a Close frame)")
+            let video = try XCTUnwrap(peer.streams.first { $0.kind == "video" }, "the echo before the crash is reported")
+            XCTAssertGreaterThan(video.framesReceived, 20)
+        }
     }
 }
