@@ -29,7 +29,9 @@ final class JanusWebSocketInteropTests: XCTestCase {
     private func failed(_ events: [CallSetupEvent]) -> Bool { events.contains { if case .failed = $0 { true } else { false } } }
 
     func testEchoTestOverWebSocketEchoesOurVP8Frames() throws {
+        let cell = InteropRecorder.cell(self, target: "Janus", role: "EchoTest, rtcswarm's peer through the WebSocket adapter (ws://)", codec: "VP8+Opus")
         let (janus, loop, server) = try startJanus()
+        cell.version = ServerVersionProbe.janus(port: janus.port)
         defer { janus.stop() }
 
         let local = try LoopPeer(loop: loop, role: .offerer, direction: .sendrecv, seed: 41)
@@ -54,6 +56,7 @@ final class JanusWebSocketInteropTests: XCTestCase {
         let connected = loop.run(until: { local.connected || local.failure != nil || self.failed(signaled) }, timeout: .seconds(10))
         XCTAssertTrue(connected && local.connected, "not connected: peer \(local.events.suffix(5)), signaling \(signaled)\n\(janus.log.suffix(3000))")
         guard local.connected else { return }
+        cell.measured(setupMs: loop.now().milliseconds(since: started))
         print("Janus EchoTest over WebSocket: signaling + ICE + DTLS connected in \((loop.now().milliseconds(since: started) * 10).rounded() / 10) ms")
         XCTAssertGreaterThan(setup.setup.sessionID ?? 0, Int64(UInt32.max), "Janus ids are wider than 32 bits")
         XCTAssertEqual(setup.setup.unreadableMessages, 0)
@@ -69,6 +72,7 @@ final class JanusWebSocketInteropTests: XCTestCase {
         }
         _ = loop.run(until: { local.videoFramesReceived >= sent }, timeout: .seconds(2))
         print("Janus EchoTest over WebSocket: \(sent) VP8 frames sent, \(local.videoFramesReceived) echoed back")
+        cell.measured(lossPct: InteropCell.lossPct(sent: sent, received: local.videoFramesReceived))
         XCTAssertEqual(sent, 60)
         XCTAssertGreaterThanOrEqual(local.videoFramesReceived, 55, "most frames come back on a lossless loopback")
         XCTAssertTrue(signaled.contains(.notice("Janus: webrtcup")), "Janus's pushed event came on the socket: \(signaled)")
@@ -82,7 +86,10 @@ final class JanusWebSocketInteropTests: XCTestCase {
     }
 
     func testVideoRoomOverWebSocketCarriesOurPublishersFramesToOurSubscriber() throws {
+        let cell = InteropRecorder.cell(self, target: "Janus", role: "VideoRoom over WebSocket (ws://), rtcswarm publisher → rtcswarm subscriber",
+                                        codec: "VP8+Opus")
         let (janus, loop, server) = try startJanus()
+        cell.version = ServerVersionProbe.janus(port: janus.port)
         defer { janus.stop() }
 
         // The publisher creates a room, joins, publishes; ICE and DTLS come up.
@@ -174,6 +181,7 @@ final class JanusWebSocketInteropTests: XCTestCase {
 /// What a `ws://` URL that is not Janus's WebSocket transport gets, in the server's words.
 final class JanusWebSocketRefusalInteropTests: XCTestCase {
     func testAWebSocketToJanussHTTPPortFailsNamingTheRefusal() throws {
+        InteropRecorder.cell(self, target: "Janus", role: "ws:// at the HTTP port (the refused upgrade is quoted)", codec: "signaling")
         let executable = try ExternalTool.require("janus", installHint: "apt-get install janus")
         let janus = try JanusServer(executable: executable, shim: try LoopbackShim.library())
         defer { janus.stop() }
@@ -199,6 +207,7 @@ final class JanusWebSocketRefusalInteropTests: XCTestCase {
 /// the test, carries the EchoTest call.
 final class JanusSecureWebSocketInteropTests: XCTestCase {
     func testEchoTestOverWSSNegotiatesAndTearsDown() throws {
+        let cell = InteropRecorder.cell(self, target: "Janus", role: "EchoTest over secure WebSocket (wss://), rtcswarm's peer", codec: "VP8+Opus")
         let executable = try ExternalTool.require("janus", installHint: "apt-get install janus")
         let openssl = try ExternalTool.require("openssl", installHint: "apt-get install openssl")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rtcswarm-wss-\(UUID().uuidString)")
@@ -216,6 +225,7 @@ final class JanusSecureWebSocketInteropTests: XCTestCase {
         guard try JanusServer.waitUntilAnswering(janus, loop: loop), let port = janus.secureWebSocketPort else {
             return XCTFail("Janus did not start: \(janus.log.suffix(2000))")
         }
+        cell.version = ServerVersionProbe.janus(port: janus.port)
         let tls = try TLSClientContext(configuration: TLSConfiguration(additionalTrustedPEM: try String(contentsOf: pem, encoding: .utf8)))
         let local = try LoopPeer(loop: loop, role: .offerer, direction: .sendrecv, seed: 71)
         var events: [CallSetupEvent] = []
@@ -239,6 +249,7 @@ final class JanusSecureWebSocketInteropTests: XCTestCase {
         XCTAssertTrue(loop.run(until: { local.connected || local.failure != nil || events.contains { if case .failed = $0 { true } else { false } } },
                                timeout: .seconds(10)))
         XCTAssertTrue(local.connected, "peer \(local.events.suffix(5)), signaling \(events)\n\(janus.log.suffix(3000))")
+        cell.measured(setupMs: loop.now().milliseconds(since: started))
         print("Janus EchoTest over wss: connected in \((loop.now().milliseconds(since: started) * 10).rounded() / 10) ms, session \(setup.setup.sessionID ?? 0)")
         XCTAssertGreaterThan(setup.setup.sessionID ?? 0, Int64(UInt32.max))
         events = []

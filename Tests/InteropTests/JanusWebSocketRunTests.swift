@@ -37,9 +37,12 @@ final class JanusWebSocketRunTests: XCTestCase {
     }
 
     func testTheEchoScenarioRunsOverJanussWebSocketTransport() throws {
+        let cell = InteropRecorder.cell(self, target: "Janus", role: "`rtcswarm run` echo peers over WebSocket (ws://, janus-echo.json5)", codec: "VP8+Opus")
         let janus = try startJanus()
         defer { janus.stop() }
+        cell.version = ServerVersionProbe.janus(port: janus.port)
         let (report, outcome) = try runEcho(janus, peers: 2, seconds: 5)
+        cell.measured(report)
         let peers = try XCTUnwrap(report.cells.first?.peers)
         XCTAssertEqual(outcome, .passed, "\(peers.map { "\($0.id): \($0.failureReason ?? "ok")" })")
         XCTAssertEqual(peers.count, 2)
@@ -62,6 +65,8 @@ final class JanusWebSocketRunTests: XCTestCase {
     /// Janus killed (SIGKILL) two seconds in: the socket's end is how each peer learns,
     /// and its reason says so in WebSocket terms.
     func testJanusKilledMidRunFailsEveryPeerNamingTheClosedSocket() throws {
+        InteropRecorder.cell(self, target: "Janus", role: "`rtcswarm run` echo peers over WebSocket, Janus killed mid-run (every peer fails with a reason)",
+                             codec: "VP8+Opus")
         let janus = try startJanus()
         defer { janus.stop() }
         let killer = Thread {
