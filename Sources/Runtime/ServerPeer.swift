@@ -10,8 +10,9 @@ import Signaling
 /// adapters: SRS's API, WHIP, WHEP or Janus (roles `publisher`, `player`, `echo`). We
 /// offer and the server answers, except where the server offers (a Janus subscriber, a
 /// WHEP 406 counter-offer) and we answer. At its planned end it closes DTLS and hangs up
-/// (DELETE, Janus teardown); failures quote the server.
-final class ServerPeer<Setup: CallSetup>: PeerDriver {
+/// (DELETE, Janus teardown); failures quote the server. The setup runs on a
+/// `CallSetupDriver`: HTTP requests, or Janus's WebSocket.
+final class ServerPeer: PeerDriver {
     struct Settings {
         var id: String
         var group: Int
@@ -21,9 +22,11 @@ final class ServerPeer<Setup: CallSetup>: PeerDriver {
         var media: MediaCall.Media
         var impairment: (send: ImpairmentSchedule?, receive: ImpairmentSchedule?)
         var ice = ICEConfiguration()
-        var tls: TLSClientContext?
         /// Whether the server makes the offer (Janus VideoRoom subscribers).
         var serverOffers = false
+        /// Whether to send the end of candidates once the answer is in (Janus waits for it;
+        /// our candidates were in the offer).
+        var endOfCandidatesAfterAnswer = false
         var setupTimeout: Duration = .seconds(20)
     }
 
@@ -32,12 +35,12 @@ final class ServerPeer<Setup: CallSetup>: PeerDriver {
     private let settings: Settings
     private let life: MediaPeerLifecycle
     private var call: MediaCall { life.call }
-    private let makeSetup: (_ offer: String?) -> Setup
-    private var setup: CallSetupHost<Setup>?
+    private let makeSetup: (_ offer: String?) -> CallSetupDriver
+    private var setup: CallSetupDriver?
 
-    /// `makeSetup` builds the adapter from our offer (nil when the server offers).
+    /// `makeSetup` builds the adapter on its driver from our offer (nil when the server offers).
     init(loop: EventLoop, settings: Settings, recorder: RunRecorder, fanout: MediaFanout,
-                makeSetup: @escaping (_ offer: String?) -> Setup) {
+         makeSetup: @escaping (_ offer: String?) -> CallSetupDriver) {
         self.loop = loop
         self.settings = settings
         self.makeSetup = makeSetup
@@ -70,8 +73,7 @@ final class ServerPeer<Setup: CallSetup>: PeerDriver {
         }
     }
 
-    private func begin(_ adapter: Setup) {
-        let host = CallSetupHost(loop: loop, setup: adapter, tls: settings.tls)
+    private func begin(_ host: CallSetupDriver) {
         host.onEvent = { [weak self] event in self?.setupEvent(event) }
         setup = host
         host.start()
@@ -86,8 +88,7 @@ final class ServerPeer<Setup: CallSetup>: PeerDriver {
             do {
                 try call.peer?.setRemoteAnswer(sdp, now: now)
                 call.drive()
-                // Our candidates were in the offer; Janus waits for the end of them anyway.
-                if setup?.setup is JanusCallSetup { setup?.trickle(nil) }
+                if settings.endOfCandidatesAfterAnswer { setup?.trickle(nil) }
             } catch {
                 end(.failed, phase: "signaling", reason: "the server's answer was refused: \(error)")
             }

@@ -55,8 +55,9 @@ final class ServerStatsPoller {
         ], version: VersionQuery(target: target, path: ServerVersion.srsPath, version: ServerVersion.srs))
     }
 
-    /// Janus's version from its API at `target`, and its session count from the admin API
-    /// at `admin` (its own URL and port, with `secret`) when there is one.
+    /// Janus's version from its API at `target` (the HTTP API only: a `ws://` target's port
+    /// speaks WebSocket alone), and its session count from the admin API at `admin` (its
+    /// own URL and port, with `secret`) when there is one.
     static func janus(loop: EventLoop, target: ResolvedTarget, admin: (target: ResolvedTarget, secret: String)?) -> ServerStatsPoller {
         var transaction = 0
         let sessions = admin.map { admin in
@@ -65,9 +66,10 @@ final class ServerStatsPoller {
                 return JanusAdmin.listSessionsBody(secret: admin.secret, transaction: "stats-\(transaction)")
             }, figures: JanusAdmin.sessions)
         }
+        let overHTTP = target.endpoint.scheme == .http || target.endpoint.scheme == .https
         return ServerStatsPoller(loop: loop, queries: sessions.map { [$0] } ?? [],
-                                 version: VersionQuery(target: target, path: ServerVersion.janusPath(root: target.endpoint.path),
-                                                       version: ServerVersion.janus))
+                                 version: overHTTP ? VersionQuery(target: target, path: ServerVersion.janusPath(root: target.endpoint.path),
+                                                                  version: ServerVersion.janus) : nil)
     }
 
     /// Sends every query (and the version query, the first time); answers update

@@ -68,28 +68,44 @@ public final class WorkerRun {
                 peers.append(CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout))
             case .publisher, .player, .echo:
                 let direction: MediaDirection = group.role == .publisher ? .sendonly : group.role == .player ? .recvonly : .sendrecv
-                let settings = ServerPeer<SRSCallSetup>.Settings(
+                let settings = ServerPeer.Settings(
                     id: id, group: peer.group, role: group.role.rawValue, seed: seed, localAddress: Self.localAddress(group),
                     media: MediaCall.Media(video: try Self.videoTrack(group, target: scenario.target, groupIndex: peer.group),
                                            audio: Self.audioTrack(group),
                                            direction: direction, decode: decode),
-                    impairment: (group.impairment?.send, group.impairment?.receive), ice: ice, tls: tls)
+                    impairment: (group.impairment?.send, group.impairment?.receive), ice: ice)
                 peers.append(try Self.serverPeer(for: scenario.target, role: group.role, stream: peer.stream ?? "livestream",
-                                                 endpoint: target.endpoint, settings: settings, seed: seed, loop: loop,
+                                                 endpoint: target.endpoint, settings: settings, tls: tls, seed: seed, loop: loop,
                                                  recorder: recorder, fanout: fanout, groupIndex: peer.group))
             }
         }
     }
 
-    /// The driver for a publisher, player or echo peer on an SRS, WHIP, WHEP or Janus target.
+    /// The driver for a publisher, player or echo peer on an SRS, WHIP, WHEP or Janus target
+    /// (over HTTP, or over a WebSocket for a `ws://` or `wss://` Janus URL).
     static func serverPeer(for target: Target, role: PeerGroup.Role, stream: String, endpoint: Endpoint,
-                           settings: ServerPeer<SRSCallSetup>.Settings, seed: UInt64, loop: EventLoop, recorder: RunRecorder,
-                           fanout: MediaFanout, groupIndex: Int) throws(TargetError) -> PeerDriver {
-        func driver<Setup: CallSetup>(_ make: @escaping (String?) -> Setup, serverOffers: Bool = false) -> PeerDriver {
-            let typed = ServerPeer<Setup>.Settings(
-                id: settings.id, group: settings.group, role: settings.role, seed: settings.seed, localAddress: settings.localAddress,
-                media: settings.media, impairment: settings.impairment, ice: settings.ice, tls: settings.tls, serverOffers: serverOffers)
-            return ServerPeer<Setup>(loop: loop, settings: typed, recorder: recorder, fanout: fanout, makeSetup: make)
+                           settings: ServerPeer.Settings, tls: TLSClientContext?, seed: UInt64, loop: EventLoop,
+                           recorder: RunRecorder, fanout: MediaFanout, groupIndex: Int) throws(TargetError) -> PeerDriver {
+        func peer(serverOffers: Bool, _ make: @escaping (_ offer: String?) -> CallSetupDriver) -> PeerDriver {
+            var typed = settings
+            typed.serverOffers = serverOffers
+            typed.endOfCandidatesAfterAnswer = target.kind == .janus
+            return ServerPeer(loop: loop, settings: typed, recorder: recorder, fanout: fanout, makeSetup: make)
+        }
+        func driver<Setup: CallSetup>(_ make: @escaping (String?) -> Setup) -> PeerDriver {
+            peer(serverOffers: false) { offer in CallSetupHost(loop: loop, setup: make(offer), tls: tls) }
+        }
+        /// A Janus call on the transport the URL names.
+        func janus(_ plugin: JanusPlugin) -> PeerDriver {
+            guard endpoint.scheme == .ws || endpoint.scheme == .wss else {
+                return peer(serverOffers: plugin.serverOffers) { offer in
+                    CallSetupHost(loop: loop, setup: JanusCallSetup(server: endpoint, plugin: plugin, offer: offer, seed: seed), tls: tls)
+                }
+            }
+            return peer(serverOffers: plugin.serverOffers) { offer in
+                JanusWebSocketHost(loop: loop, setup: JanusWebSocketCallSetup(server: endpoint, plugin: plugin, offer: offer, seed: seed),
+                                   tls: tls)
+            }
         }
         switch target.kind {
         case .srs:
@@ -109,22 +125,18 @@ public final class WorkerRun {
         case .janus:
             switch (target.janus?.plugin, role) {
             case (.echotest, _):
-                return driver { offer in JanusCallSetup(server: endpoint, plugin: .echoTest(videoCodec: nil), offer: offer, seed: seed) }
+                return janus(.echoTest(videoCodec: nil))
             case (.videoroom, .publisher):
                 // In a named room, the stream's name fixes the feed id its players ask for.
                 let room = target.janus?.roomId.map { Int64(bitPattern: $0) }
                 let feed = room == nil ? nil : JanusPlugin.feedID(forStream: stream)
-                return driver { offer in
-                    JanusCallSetup(server: endpoint, plugin: .videoRoomPublisher(room: room, createOptions: [], display: settings.id, feed: feed),
-                                   offer: offer, seed: seed)
-                }
+                return janus(.videoRoomPublisher(room: room, createOptions: [], display: settings.id, feed: feed))
             case (.videoroom, _):
                 guard let room = target.janus?.roomId.map({ Int64(bitPattern: $0) }) else {
                     throw TargetError("groups[\(groupIndex)]: Janus VideoRoom players need target.janus.room_id")  // validate() says so first
                 }
                 let feed = JanusPlugin.feedID(forStream: stream)
-                return driver({ _ in JanusCallSetup(server: endpoint, plugin: .videoRoomSubscriber(room: room, feed: feed), offer: nil, seed: seed) },
-                              serverOffers: true)
+                return janus(.videoRoomSubscriber(room: room, feed: feed))
             case (nil, _):
                 throw TargetError("groups[\(groupIndex)]: target.janus.plugin is required for a janus target")
             }

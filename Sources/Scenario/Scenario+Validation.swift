@@ -57,8 +57,11 @@ extension Target {
         case .room:
             let transport = room?.transport ?? .socketio
             try requireURL(schemes: transport == .socketio ? ["http", "https", "ws", "wss"] : ["ws", "wss"])
-        case .srs, .whip, .whep, .janus:
+        case .srs, .whip, .whep:
             try requireURL(schemes: ["http", "https"])
+        case .janus:
+            // http(s): the REST API with a long poll; ws(s): the WebSocket API (janus-protocol).
+            try requireURL(schemes: ["http", "https", "ws", "wss"])
         }
         if kind == .janus { try check(janus != nil, "target.janus", "janus needs { plugin: \"echotest\" } or { plugin: \"videoroom\" }") }
         if let admin = janus?.adminUrl {

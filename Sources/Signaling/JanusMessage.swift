@@ -1,12 +1,14 @@
 import RTCBase
 
-/// One JSON message from Janus's API (PROTOCOLS.md section 5): a POST's synchronous
-/// answer (`success`, `ack`, `error`) or an event from the long poll (`event`,
+/// One JSON message from Janus's API (PROTOCOLS.md section 5): a request's direct reply
+/// (`success`, `ack`, `error`) or an event from the long poll or the WebSocket (`event`,
 /// `webrtcup`, `media`, `slowlink`, `hangup`, `detached`, `keepalive`). Ids are 64-bit.
 struct JanusMessage: Sendable {
     /// The `janus` member: `success`, `ack`, `event`, `error`, `webrtcup`, ...
     var kind: String
     var transaction: String?
+    /// The session the message is for (`session_id`).
+    var sessionID: Int64?
     /// The handle the event is about.
     var sender: Int64?
     /// `data.id` of a `create` or `attach` success.
@@ -28,6 +30,7 @@ struct JanusMessage: Sendable {
         self.kind = kind
         self.json = json
         transaction = json["transaction"]?.stringValue
+        sessionID = json["session_id"]?.integerValue
         sender = json["sender"]?.integerValue
         createdID = json["data"]?["id"]?.integerValue
         plugin = json["plugindata"]?["plugin"]?.stringValue
@@ -39,7 +42,8 @@ struct JanusMessage: Sendable {
         }
     }
 
-    /// Every message in a long-poll body: one object, or an array of them (`?maxev=N`).
+    /// Every message in a long-poll body or a WebSocket text message: one object, or an
+    /// array of them (`?maxev=N`).
     static func messages(in body: [UInt8]) throws(ParseError) -> [JanusMessage] {
         let json = try JSONValue(parsing: body)
         let elements = json.arrayValue ?? [json]

@@ -1,70 +1,25 @@
-import Net
 import RTCBase
 
-extension JanusCallSetup {
-    public mutating func handle(_ result: HTTPClientEvent, for id: Int, now: Instant) {
-        if id == longPoll {
-            longPoll = nil
-            return receiveLongPoll(result, now: now)
+extension JanusSession {
+    /// The transport closed while the call lived: during a teardown that is its end (Janus
+    /// drops a closed transport's sessions), otherwise the call fails with `message`.
+    mutating func transportClosed(_ message: String) {
+        if case .tearingDown = phase {
+            phase = .done
+            return outbox.emit(.closed)
         }
-        guard let transaction = postTransactions.removeValue(forKey: id) else { return }
-        switch result {
-        case .failed(let error):
-            guard let step = pending.removeValue(forKey: transaction) else { return }
-            stepFailed(step, "Janus did not answer \(step.rawValue): \(error)", code: .noAnswer, now: now)
-        case .response(let response, _):
-            guard response.status == 200 else {
-                guard let step = pending.removeValue(forKey: transaction) else { return }
-                return stepFailed(step, "Janus answered HTTP \(response.status) \(response.reason) to \(step.rawValue): \(CallSetupOutbox.quote(response.body))",
-                                  code: .refused, now: now)
-            }
-            guard let json = try? JSONValue(parsing: response.body), let message = JanusMessage(json) else {
-                guard let step = pending.removeValue(forKey: transaction) else { return }
-                return stepFailed(step, "Janus answered \(step.rawValue) with a body that is not a Janus message: \(CallSetupOutbox.quote(response.body))",
-                                  code: .badAnswer, now: now)
-            }
-            receive(message, now: now)
-        }
-    }
-
-    // MARK: The long poll
-
-    private mutating func receiveLongPoll(_ result: HTTPClientEvent, now: Instant) {
-        var problem: String?
-        switch result {
-        case .failed(let error) where error.code == .timedOut:
-            break  // an idle poll; ask again
-        case .failed(let error):
-            problem = "\(error)"
-        case .response(let response, _) where response.status != 200:
-            problem = "HTTP \(response.status) \(response.reason): \(CallSetupOutbox.quote(response.body))"
-        case .response(let response, _):
-            do {
-                let messages = try JanusMessage.messages(in: response.body)
-                longPollFailures = 0
-                for message in messages { receive(message, now: now) }
-            } catch {
-                problem = "a body that is not JSON (\(error)): \(CallSetupOutbox.quote(response.body))"
-            }
-        }
-        if let problem {
-            longPollFailures += 1
-            if longPollFailures >= 3 {
-                // During a teardown the POSTs finish it; otherwise the call is deaf.
-                if case .tearingDown = phase { return }
-                return outbox.fail(.noAnswer, "Janus long poll failed \(longPollFailures) times, last with \(problem)")
-            }
-        }
-        armLongPoll()
+        outbox.fail(.noAnswer, message)
     }
 
     // MARK: Messages
 
-    private mutating func receive(_ message: JanusMessage, now: Instant) {
+    /// One message from Janus: the result of a request of ours (by transaction), or an
+    /// event for our session and handle.
+    mutating func receive(_ message: JanusMessage, now: Instant) {
         guard !outbox.isFinished else { return }
         if let transaction = message.transaction, let step = pending[transaction] {
             if message.kind == "ack" {
-                // The result follows on the long poll; keepalive, trickle and teardown
+                // The result follows as an event; keepalive, trickle and teardown
                 // steps need no more.
                 if case .tearingDown = phase {
                     pending[transaction] = nil
@@ -82,6 +37,14 @@ extension JanusCallSetup {
                 return stepFailed(step, "\(error) (\(step.rawValue))", code: .refused, now: now)
             }
             return completed(step, message, now: now)
+        }
+        if let session = message.sessionID, let sessionID, session != sessionID {
+            foreignMessages += 1
+            return
+        }
+        if let sender = message.sender, let handleID, sender != handleID {
+            foreignMessages += 1
+            return
         }
         unsolicited(message)
     }
@@ -129,9 +92,8 @@ extension JanusCallSetup {
         case .create:
             guard let id = message.createdID else { return failShape(step, message) }
             sessionID = id
-            armLongPoll()
             if hangUpRequested { return beginTeardown(now: now) }
-            post(.attach, ["janus": "attach", "plugin": .string(plugin.packageName)], now: now)
+            send(.attach, ["janus": "attach", "plugin": .string(plugin.packageName)], now: now)
         case .attach:
             guard let id = message.createdID else { return failShape(step, message) }
             handleID = id
@@ -151,7 +113,7 @@ extension JanusCallSetup {
                 guard let id = message.pluginID("id") else { return failShape(step, message) }
                 feedID = id
                 guard case .videoRoomPublisher(_, _, let display, _) = plugin else { return }
-                post(.publish, ["janus": "message", "body": .object(["request": "publish", "display": .string(display)]),
+                send(.publish, ["janus": "message", "body": .object(["request": "publish", "display": .string(display)]),
                                 "jsep": offerJSEP], now: now)
             }
         case .echo, .publish:
@@ -175,12 +137,12 @@ extension JanusCallSetup {
         case .echoTest(let videoCodec):
             var body: [JSONValue.Member] = [.init("audio", true), .init("video", true)]
             if let videoCodec { body.append(.init("videocodec", .string(videoCodec))) }
-            post(.echo, ["janus": "message", "body": .object(body), "jsep": offerJSEP], now: now)
+            send(.echo, ["janus": "message", "body": .object(body), "jsep": offerJSEP], now: now)
         case .videoRoomPublisher(let room, let options, _, _):
             guard room == nil else { return joinAsPublisher(now: now) }
-            post(.createRoom, ["janus": "message", "body": .object([.init("request", "create")] + options)], now: now)
+            send(.createRoom, ["janus": "message", "body": .object([.init("request", "create")] + options)], now: now)
         case .videoRoomSubscriber(let room, let feed):
-            post(.join, ["janus": "message", "body": .object(["request": "join", "ptype": "subscriber", "room": .integer(room),
+            send(.join, ["janus": "message", "body": .object(["request": "join", "ptype": "subscriber", "room": .integer(room),
                                                              "streams": [.object(["feed": .integer(feed)])]])], now: now)
         }
     }
@@ -190,7 +152,7 @@ extension JanusCallSetup {
         var body: [JSONValue.Member] = [.init("request", "join"), .init("ptype", "publisher"), .init("room", .integer(roomID)),
                                         .init("display", .string(display))]
         if let feed { body.append(.init("id", .integer(feed))) }
-        post(.join, ["janus": "message", "body": .object(body)], now: now)
+        send(.join, ["janus": "message", "body": .object(body)], now: now)
     }
 
     private mutating func failShape(_ step: Step, _ message: JanusMessage) {
@@ -198,7 +160,7 @@ extension JanusCallSetup {
     }
 
     /// A step that failed: the call fails during setup; a teardown moves on.
-    private mutating func stepFailed(_ step: Step, _ message: String, code: CallSetupError.Code, now: Instant) {
+    mutating func stepFailed(_ step: Step, _ message: String, code: CallSetupError.Code, now: Instant) {
         switch (phase, step) {
         case (.tearingDown, _):
             outbox.emit(.notice(message))
@@ -245,15 +207,15 @@ extension JanusCallSetup {
     private mutating func sendTeardownStep(now: Instant) {
         guard let step = teardown.first else { return }
         switch step {
-        case .hangup: post(.hangup, ["janus": "hangup"], now: now)
-        case .detach: post(.detach, ["janus": "detach"], now: now)
+        case .hangup: send(.hangup, ["janus": "hangup"], now: now)
+        case .detach: send(.detach, ["janus": "detach"], now: now)
         case .destroy:
             destroySent = true
-            post(.destroy, ["janus": "destroy"], now: now)
-        case .unpublish: post(.unpublish, ["janus": "message", "body": .object(["request": "unpublish"])], now: now)
-        case .leave: post(.leave, ["janus": "message", "body": .object(["request": "leave"])], now: now)
+            send(.destroy, ["janus": "destroy"], now: now)
+        case .unpublish: send(.unpublish, ["janus": "message", "body": .object(["request": "unpublish"])], now: now)
+        case .leave: send(.leave, ["janus": "message", "body": .object(["request": "leave"])], now: now)
         case .destroyRoom:
-            post(.destroyRoom, ["janus": "message", "body": .object(["request": "destroy", "room": .integer(roomID ?? 0)])], now: now)
+            send(.destroyRoom, ["janus": "message", "body": .object(["request": "destroy", "room": .integer(roomID ?? 0)])], now: now)
         default: return
         }
     }
