@@ -50,6 +50,9 @@ public final class UDPSocket: IOHandler {
     public private(set) var stats = UDPSocketStats()
     /// Called for each received datagram on the loop thread.
     public var onDatagram: (UnsafeRawBufferPointer, SocketAddress) -> Void = { _, _ in }
+    /// Called once the socket is drained after it became readable: the place to act on
+    /// what the datagrams of that wake-up changed, once instead of once per datagram.
+    public var onDrained: () -> Void = {}
 
     private let receiveArena: UnsafeMutableRawPointer
     private let sendArena: UnsafeMutableRawPointer
@@ -188,6 +191,7 @@ public final class UDPSocket: IOHandler {
 
     /// Drains the socket: batches until the kernel has nothing more.
     private func receiveAll() {
+        defer { if !closed { onDrained() } }
         while !closed {
             var drops = UInt32(stats.receiveBufferDrops)
             let result = receiveSlots.withUnsafeMutableBufferPointer { slots in

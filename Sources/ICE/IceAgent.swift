@@ -175,6 +175,9 @@ public struct IceAgent: Sendable {
         selected.map { ($0.local, $0.remote) }
     }
 
+    /// Whether a pair is selected, without copying its candidates (asked per datagram).
+    public var hasSelectedPair: Bool { selected != nil }
+
     // MARK: - Polling
 
     /// The next datagram to send, from `source` (a local base) to `destination`.

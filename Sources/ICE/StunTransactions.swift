@@ -57,7 +57,13 @@ struct StunTransactions<Purpose: Sendable>: Sendable {
         (1..<maxTransmissions).reduce(Duration.zero) { $0 + delay(afterSend: $1) } + delay(afterSend: maxTransmissions)
     }
 
-    var nextDeadline: Instant? { entries.values.map(\.deadline).min() }
+    /// The soonest deadline. Asked after every datagram a peer handles, so a plain loop:
+    /// a key path over this generic type costs a runtime metadata lookup per call.
+    var nextDeadline: Instant? {
+        var soonest: Instant?
+        for entry in entries.values where soonest.map({ entry.deadline < $0 }) ?? true { soonest = entry.deadline }
+        return soonest
+    }
 
     /// The transaction a response answers, left in place (for checks before completing).
     func entry(_ id: TransactionID) -> Entry? { entries[id] }

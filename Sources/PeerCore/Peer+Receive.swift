@@ -77,7 +77,7 @@ extension Peer {
         }
         learnStream(packet)
         guard let delivered = rtp.handleRtp(packet, now: now) else { return }
-        guard let index = media.firstIndex(where: { $0.info.remoteSsrc == delivered.ssrc }) else {
+        guard let index = sectionIndex(receiving: delivered.ssrc) else {
             malformed.unknownStreams += 1
             return
         }
@@ -96,10 +96,17 @@ extension Peer {
         drainFrames(index, now: now)
     }
 
+    /// The section receiving `ssrc`. Asked for every packet: an index loop reads the
+    /// field in place, where a predicate over the elements copied whole sections.
+    private func sectionIndex(receiving ssrc: UInt32) -> Int? {
+        for index in media.indices where media[index].info.remoteSsrc == ssrc { return index }
+        return nil
+    }
+
     /// A remote SDP without `a=ssrc` leaves the SSRC to the first packet: an unknown SSRC
     /// whose payload type belongs to a receiving section that has none yet is bound to it.
     private func learnStream(_ packet: RtpPacket) {
-        guard !media.contains(where: { $0.info.remoteSsrc == packet.ssrc || $0.remoteRtxSsrc == packet.ssrc }),
+        guard sectionIndex(receiving: packet.ssrc) == nil, !media.indices.contains(where: { media[$0].remoteRtxSsrc == packet.ssrc }),
             let index = media.firstIndex(where: {
                 $0.receives && $0.info.remoteSsrc == nil && $0.receivePayloadTypes.contains(packet.payloadType)
             })

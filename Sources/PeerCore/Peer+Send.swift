@@ -13,6 +13,22 @@ extension Peer {
     /// codec is not the one negotiated there.
     @discardableResult
     public func send(_ frame: EncodedMediaFrame, mid: String, now: Instant) -> Bool {
+        transmit(frame, mid: mid, shared: nil, now: now)
+    }
+
+    /// Sends a frame another packetizer already cut (`TrackPacketizer`), on the first
+    /// sending section of `kind`; cut again here if its payload budget is not this peer's.
+    @discardableResult
+    public func send(_ packetized: PacketizedFrame, kind: MediaKind, now: Instant) -> Bool {
+        guard let section = media.first(where: { $0.info.kind == kind && $0.sends }) else {
+            framesRefused += 1
+            return false
+        }
+        let fits = packetized.maxPayloadSize == configuration.mtu - Self.packetOverhead
+        return transmit(packetized.frame, mid: section.info.mid, shared: fits ? packetized.payloads : nil, now: now)
+    }
+
+    private func transmit(_ frame: EncodedMediaFrame, mid: String, shared: [RtpPayload]?, now: Instant) -> Bool {
         guard isConnected, !isClosed, let index = media.firstIndex(where: { $0.info.mid == mid }),
             let ssrc = media[index].info.localSsrc, media[index].info.codec == frame.codec,
             var packetizer = media[index].packetizer
@@ -20,8 +36,13 @@ extension Peer {
             framesRefused += 1
             return false
         }
-        let payloads = packetizer.packetize(frame, maxPayloadSize: configuration.mtu - Self.packetOverhead)
-        media[index].packetizer = packetizer
+        let payloads: [RtpPayload]
+        if let shared {
+            payloads = shared
+        } else {
+            payloads = packetizer.packetize(frame, maxPayloadSize: configuration.mtu - Self.packetOverhead)
+            media[index].packetizer = packetizer
+        }
         media[index].framesSent += 1
         for payload in payloads { rtp.send(payload, ssrc: ssrc, mediaTimestamp: frame.rtpTimestamp, now: now) }
         drainRtp(now: now)

@@ -65,7 +65,7 @@ extension Peer {
     /// retransmits); the handshake's end installs the SRTP contexts (RFC 5764 4.2).
     func drainDtls(now: Instant) {
         guard let dtls else { return }
-        if ice.selectedPair != nil {
+        if ice.hasSelectedPair {
             while let datagram = dtls.pollTransmit() { _ = ice.send(datagram) }
         }
         while let event = dtls.pollEvent() {

@@ -152,17 +152,21 @@ public final class Peer {
     /// The soonest deadline and which part asked for it (for debugging stalls).
     public func pollTimeoutWithOwner() -> (at: Instant, owner: PeerTimer)? {
         guard !isClosed else { return nil }
+        // Asked after every wake-up of the peer's socket: the parts are read in place (a
+        // nested function capturing the result made Swift copy the ICE agent and the RTP
+        // session for every call).
         var soonest: (at: Instant, owner: PeerTimer)?
-        func consider(_ instant: Instant?, _ owner: PeerTimer) {
-            guard let instant, soonest.map({ instant < $0.at }) ?? true else { return }
-            soonest = (instant, owner)
+        let never = Instant(nanoseconds: .max)
+        if let at = ice.pollTimeout() { soonest = (at, .ice) }
+        if let at = dtls?.pollTimeout(), at < soonest?.at ?? never { soonest = (at, .dtls) }
+        if srtpOut != nil, let at = rtp.pollTimeout(), at < soonest?.at ?? never { soonest = (at, .rtpSession) }
+        for index in media.indices {
+            if let at = media[index].assembler?.pollTimeout(), at < soonest?.at ?? never {
+                soonest = (at, .frameAssembler(mid: media[index].info.mid))
+            }
         }
-        consider(ice.pollTimeout(), .ice)
-        consider(dtls?.pollTimeout(), .dtls)
-        if srtpOut != nil { consider(rtp.pollTimeout(), .rtpSession) }
-        for section in media { consider(section.assembler?.pollTimeout(), .frameAssembler(mid: section.info.mid)) }
-        if !isGatheringComplete { consider(gatheringDeadline, .gathering) }
-        consider(nextKeyframeRetry, .keyframeRequest)
+        if !isGatheringComplete, gatheringDeadline < soonest?.at ?? never { soonest = (gatheringDeadline, .gathering) }
+        if let at = nextKeyframeRetry, at < soonest?.at ?? never { soonest = (at, .keyframeRequest) }
         return soonest
     }
 

@@ -57,12 +57,13 @@ public struct PeerConfiguration: Sendable {
     public var frameWaitMargin: Duration
     /// The RTP payload budget: `mtu` minus RTP header, RTX and SRTP tag overhead.
     public var mtu: Int
+    public static let defaultMtu = 1200
 
     public init(
         role: PeerRole, transceivers: [PeerTransceiver], localAddresses: [SocketAddress],
         iceServers: [IceServer] = [], relayOnly: Bool = false, iceOptions: IceAgentOptions = IceAgentOptions(),
         certificate: DtlsCertificate = .shared, seed: UInt64, frameWaitMargin: Duration = .milliseconds(50),
-        mtu: Int = 1200
+        mtu: Int = PeerConfiguration.defaultMtu
     ) {
         self.role = role
         self.transceivers = transceivers

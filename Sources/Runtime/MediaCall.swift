@@ -118,7 +118,7 @@ final class MediaCall {
         }
     }
 
-    private func send(_ frame: EncodedMediaFrame, kind: MediaKind) {
+    private func send(_ frame: PacketizedFrame, kind: MediaKind) {
         guard isConnected, let host, let peer = host.peer else { return }
         _ = peer.send(frame, kind: kind, now: loop.now())
         host.drive()

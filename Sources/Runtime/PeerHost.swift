@@ -25,6 +25,8 @@ final class PeerHost {
         sendLink = send.map { ImpairedLink(schedule: $0, start: runStart, seed: seed) }
         receiveLink = receive.map { ImpairedLink(schedule: $0, start: runStart, seed: seed ^ 0x5EED) }
         socket.onDatagram = { [weak self] bytes, from in self?.received(Array(bytes), from: from) }
+        // Queued answers, events and the next deadline once per wake-up, not per datagram.
+        socket.onDrained = { [weak self] in self?.drive() }
     }
 
     /// Starts driving `peer` (created once its role is known).
@@ -61,7 +63,6 @@ final class PeerHost {
             deliverLinks(now: now)
         } else {
             peer?.handle(datagram: bytes, from: from, to: socket.localAddress, now: now)
-            drive()
         }
     }
 

@@ -7,7 +7,8 @@ import Synchronization
 
 /// One encoded track that any number of peers send: an encoder thread generates and
 /// encodes frames at the track's rate and hands each `EncodedMediaFrame` to the loop,
-/// which gives it to every subscriber (encode once, send many). A keyframe request from
+/// which cuts it into RTP payloads once and gives those to every subscriber (encode
+/// once, packetize once, send many). A keyframe request from
 /// any receiver asks this one encoder; keyframes it forces are at least `keyframeSpacing`
 /// apart, and a request inside that spacing waits for its end instead of being dropped
 /// (a second subscriber joining just after the first still gets its start). The loop
@@ -25,7 +26,9 @@ public final class SharedEncoder: @unchecked Sendable {
     private let keyframeWanted = Atomic<Bool>(false)
     private let stopped = Atomic<Bool>(false)
     private let failure = Mutex<String?>(nil)
-    private var subscribers: [ObjectIdentifier: (EncodedMediaFrame) -> Void] = [:]
+    private var subscribers: [ObjectIdentifier: (PacketizedFrame) -> Void] = [:]
+    /// Made with the first frame, whose codec it takes (loop thread only).
+    private var packetizer: TrackPacketizer?
     /// Capture times of the last frames by media timestamp (loop thread only).
     private var captures: [UInt32: Instant] = [:]
     private var captureOrder = FIFO<UInt32>()
@@ -44,7 +47,7 @@ public final class SharedEncoder: @unchecked Sendable {
     }
 
     /// Called on the loop for each frame until `unsubscribe`.
-    func subscribe(_ owner: AnyObject, _ deliver: @escaping (EncodedMediaFrame) -> Void) {
+    func subscribe(_ owner: AnyObject, _ deliver: @escaping (PacketizedFrame) -> Void) {
         subscribers[ObjectIdentifier(owner)] = deliver
     }
 
@@ -177,7 +180,11 @@ public final class SharedEncoder: @unchecked Sendable {
         captures[frame.rtpTimestamp] = frame.captureTime
         captureOrder.append(frame.rtpTimestamp)
         if captureOrder.count > Self.rememberedFrames, let oldest = captureOrder.popFirst() { captures[oldest] = nil }
-        for deliver in subscribers.values { deliver(frame) }
+        guard !subscribers.isEmpty else { return }
+        let packetizer = self.packetizer ?? TrackPacketizer(codec: frame.codec, pictureId: .random(in: 0...0x7fff))
+        self.packetizer = packetizer
+        let packetized = packetizer.packetize(frame)
+        for deliver in subscribers.values { deliver(packetized) }
     }
 
     /// When the frame with this media timestamp (before any RTP offset) was captured.

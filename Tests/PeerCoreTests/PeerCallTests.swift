@@ -46,6 +46,34 @@ final class PeerCallTests: XCTestCase {
         XCTAssertEqual(pair.answererLog.frames["1"]?.map(\.isKeyframe), video.map(\.isKeyframe))
     }
 
+    /// One track cut once for two peers (as a worker's shared encoder does) arrives at
+    /// both byte for byte; a peer whose payload budget differs cuts the frame itself.
+    func testFramesCutOnceForSeveralPeersArriveIntactAtEach() throws {
+        let video = try MediaFixtures.video(.vp8, count: 20)
+        let pairs = [try PeerPair(offerer: [.video()], answerer: [.video()]),
+                     try PeerPair(offerer: [.video()], answerer: [.video()], offererMtu: 900)]
+        for pair in pairs { XCTAssertTrue(pair.connect()) }
+        let packetizer = TrackPacketizer(codec: .vp8, pictureId: 0x7ffe)
+        for frame in video {
+            let cut = packetizer.packetize(frame)
+            XCTAssertGreaterThan(cut.payloads.count, 0)
+            for pair in pairs {
+                XCTAssertTrue(pair.offerer.send(cut, kind: .video, now: pair.network.now))
+                pair.network.progress(for: .milliseconds(33))
+            }
+        }
+        for pair in pairs {
+            pair.drain()
+            let received = pair.answererLog.frames["1"]?.map(\.data) ?? []
+            XCTAssertEqual(received.count, video.count)
+            XCTAssertTrue(received == video.map(\.bytes), "every frame byte for byte")
+            XCTAssertEqual(pair.offerer.stats(now: pair.network.now).sent.first?.frames, video.count)
+        }
+        // The 900-byte peer cut its own packets: more of them than the shared 1200-byte cut.
+        let packets = pairs.map { $0.offerer.stats(now: $0.network.now).sent.first?.counters.packets ?? 0 }
+        XCTAssertGreaterThan(packets[1], packets[0])
+    }
+
     func testMediaFlowsBackFromTheAnswererOnSendrecvSections() throws {
         let pair = try PeerPair(offerer: [.audio()], answerer: [.audio()])
         XCTAssertTrue(pair.connect())

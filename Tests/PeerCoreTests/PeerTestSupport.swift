@@ -58,11 +58,12 @@ final class PeerPair {
 
     init(
         offerer offered: [PeerTransceiver], answerer answering: [PeerTransceiver], network: VirtualNetwork = VirtualNetwork(),
-        seed: UInt64 = 7
+        seed: UInt64 = 7, offererMtu: Int = PeerConfiguration.defaultMtu
     ) throws {
         self.network = network
         offerer = try Peer(
-            configuration: PeerConfiguration(role: .offerer, transceivers: offered, localAddresses: [Self.offererAddress], seed: seed),
+            configuration: PeerConfiguration(role: .offerer, transceivers: offered, localAddresses: [Self.offererAddress], seed: seed,
+                                             mtu: offererMtu),
             now: network.now)
         answerer = try Peer(
             configuration: PeerConfiguration(

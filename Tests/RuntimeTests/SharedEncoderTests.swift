@@ -17,7 +17,9 @@ final class SharedEncoderTests: XCTestCase {
         let owner = NSObject()
         encoder.subscribe(owner) { frame in
             frames += 1
-            if frame.isKeyframe { keyframes.append(frame.captureTime) }
+            if frame.frame.isKeyframe { keyframes.append(frame.frame.captureTime) }
+            XCTAssertTrue(frame.payloads.allSatisfy { $0.bytes.count <= frame.maxPayloadSize }, "cut to the payload budget")
+            XCTAssertEqual(frame.payloads.last?.marker, true, "the last packet of a frame has the marker")
         }
         // The first frame is a keyframe by itself; 300 frames pass before the next unasked one.
         _ = loop.run(until: { frames >= 10 }, timeout: .seconds(5))
