@@ -91,6 +91,59 @@ final class JanusCallSetupTests: XCTestCase {
                        .object(["request": "join", "ptype": "publisher", "room": 1234, "display": "p", "id": .integer(feed)]))
     }
 
+    /// Janus's VideoRoom answer to a request of ours: `data` in `plugindata`.
+    private func videoRoomEvent(_ data: JSONValue) -> JSONValue {
+        .object(["janus": "event", "session_id": .integer(session), "sender": .integer(handle),
+                 "plugindata": .object(["plugin": "janus.plugin.videoroom", "data": data])])
+    }
+
+    /// A publisher of a room Janus does not have (426) creates it, with that id and its
+    /// own codec, then joins it as its stream's feed.
+    func testAPublisherCreatesANamedRoomJanusLacksWithItsVideoCodec() throws {
+        let plugin = JanusPlugin.videoRoomPublisher(room: 4321, createOptions: [.init("videocodec", "h264")], display: "p", feed: 7)
+        var (setup, _, join) = try attached(plugin)
+        reply(&setup, join, videoRoomEvent(.object(["videoroom": "event", "error_code": 426, "error": "No such room (4321)"])))
+        XCTAssertEqual(Exchange.events(&setup), [], "not a failure")
+        let create = try Exchange.next(&setup)
+        XCTAssertEqual(try JSONValue(parsing: create.request.body)["body"],
+                       .object(["request": "create", "room": 4321, "videocodec": "h264"]))
+        reply(&setup, create, videoRoomEvent(.object(["videoroom": "created", "room": 4321, "permanent": false])))
+        let again = try Exchange.next(&setup)
+        XCTAssertEqual(try JSONValue(parsing: again.request.body)["body"],
+                       .object(["request": "join", "ptype": "publisher", "room": 4321, "display": "p", "id": 7]))
+        XCTAssertEqual(setup.roomID, 4321)
+    }
+
+    /// Another publisher created the room first (427): join it, and leave it standing at
+    /// the end, since it is not ours to destroy.
+    func testAPublisherWhoseRoomAnotherCreatedFirstJoinsItAndDoesNotDestroyIt() throws {
+        var (setup, _, join) = try attached(.videoRoomPublisher(room: 4321, createOptions: [.init("videocodec", "h264")], display: "p", feed: 7))
+        reply(&setup, join, videoRoomEvent(.object(["videoroom": "event", "error_code": 426, "error": "No such room (4321)"])))
+        let create = try Exchange.next(&setup)
+        reply(&setup, create, videoRoomEvent(.object(["videoroom": "event", "error_code": 427, "error": "Room 4321 already exists"])))
+        let again = try Exchange.next(&setup)
+        XCTAssertEqual(try JSONValue(parsing: again.request.body)["body"]?["request"], "join")
+        reply(&setup, again, videoRoomEvent(.object(["videoroom": "joined", "room": 4321, "id": 7])))
+        _ = try Exchange.next(&setup)  // publish
+        setup.hangUp(now: Exchange.start)
+        let leave = try Exchange.next(&setup)
+        XCTAssertEqual(try JSONValue(parsing: leave.request.body)["body"], .object(["request": "leave"]))
+        reply(&setup, leave, .object(["janus": "ack", "session_id": .integer(session)]))
+        XCTAssertEqual(try JSONValue(parsing: try Exchange.next(&setup).request.body)["janus"], "destroy", "no VideoRoom destroy")
+    }
+
+    /// A second "no such room" after creating one is Janus's word, not a loop.
+    func testANamedRoomIsCreatedOnlyOnce() throws {
+        var (setup, _, join) = try attached(.videoRoomPublisher(room: 4321, createOptions: [], display: "p", feed: 7))
+        let noRoom = videoRoomEvent(.object(["videoroom": "event", "error_code": 426, "error": "No such room (4321)"]))
+        reply(&setup, join, noRoom)
+        let create = try Exchange.next(&setup)
+        XCTAssertEqual(try JSONValue(parsing: create.request.body)["body"], .object(["request": "create", "room": 4321]))
+        reply(&setup, create, videoRoomEvent(.object(["videoroom": "created", "room": 4321])))
+        reply(&setup, try Exchange.next(&setup), noRoom)
+        XCTAssertEqual(Exchange.failure(Exchange.events(&setup))?.message, "janus.plugin.videoroom error 426: No such room (4321) (join)")
+    }
+
     func testPluginErrorsArriveOnTheLongPollAndFailTheCall() throws {
         var (setup, poll, message) = try attached(.videoRoomSubscriber(room: 1234, feed: 99))
         let body = try JSONValue(parsing: message.request.body)
