@@ -6,7 +6,7 @@ import Signaling
 extension JanusPlugin {
     /// The plugin call a `role` peer makes on a Janus `target`, in the codec it sends:
     /// - echo peers ask the EchoTest for their own video codec (`videocodec` in its body),
-    ///   so Janus echoes H.264 to an H.264 peer instead of picking VP8;
+    ///   so Janus forces it instead of picking from the offer by its own order (VP8 first);
     /// - a publisher asks for a room that carries its video codec: the room it creates (no
     ///   `room_id`, or a `room_id` Janus does not have) is made with `videocodec` set to it;
     /// - players subscribe to the feed their stream's name gives in `room_id`.
