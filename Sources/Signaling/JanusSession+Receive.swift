@@ -120,6 +120,7 @@ extension JanusSession {
         case .echo, .publish:
             guard message.jsepType == "answer", let sdp = message.jsepSDP else { return failShape(step, message) }
             if let error = CallSetupOutbox.checkRemoteSDP(sdp, from: "Janus") { return outbox.emit(.failed(error)) }
+            if step == .publish, let error = refusedVideo(answer: sdp) { return outbox.emit(.failed(error)) }
             published = step == .publish
             phase = .established
             outbox.emit(.answer(sdp))

@@ -65,7 +65,7 @@ final class JanusRunTests: XCTestCase {
             XCTAssertEqual(peer.outcome, .completed, peer.failureReason ?? "")
             XCTAssertNotNil(peer.phases["setup_ms"])
             let video = try XCTUnwrap(peer.streams.first { $0.kind == "video" }, "Janus echoed video back")
-            Self.assertWhole(video, codec: codec, resolution: "320x180", seconds: seconds)
+            Self.assertWhole(video, codec: codec, resolution: "320x180", seconds: seconds, setupMs: peer.phases["setup_ms"])
             print("janus echo \(codec) \(peer.id): setup \(peer.phases["setup_ms"] ?? -1) ms, \(video.framesReceived) frames, \(video.fps) fps, loss \(video.lossPct) %, resolutions \(video.resolutions)")
         }
         // Janus's admin API, sampled on the run's time axis: one session per echo peer.
@@ -83,15 +83,17 @@ final class JanusRunTests: XCTestCase {
     }
 
     /// A received video stream that is whole: `codec`, every frame at `resolution`, no
-    /// loss, and about 30 fps for the `seconds` the peer lived (less its setup).
-    private static func assertWhole(_ video: StreamRecord, codec: MediaCodec, resolution: String, seconds: Int,
+    /// loss, and 30 fps for the `seconds` the peer lived less its setup (`setupMs`) and
+    /// half a second for its arrival and first key frame.
+    private static func assertWhole(_ video: StreamRecord, codec: MediaCodec, resolution: String, seconds: Int, setupMs: Double?,
                                     file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(video.codec, codec.rawValue, file: file, line: line)
         XCTAssertEqual(video.resolutions.keys.sorted(), [resolution], file: file, line: line)
         XCTAssertEqual(video.resolutionSurvival, 100, file: file, line: line)
         XCTAssertEqual(video.lossPct, 0, file: file, line: line)
         XCTAssertEqual(video.fps, 30, accuracy: 2, file: file, line: line)
-        XCTAssertGreaterThan(video.framesReceived, 30 * (seconds - 1), "30 fps for the run, less setup", file: file, line: line)
+        let receiving = Double(seconds) - (setupMs ?? 0) / 1000 - 0.5
+        XCTAssertGreaterThan(Double(video.framesReceived), 30 * receiving, "30 fps for the run, less setup", file: file, line: line)
         XCTAssertLessThanOrEqual(video.framesReceived, 30 * seconds + 1, file: file, line: line)
     }
 
@@ -121,23 +123,44 @@ final class JanusRunTests: XCTestCase {
         try assertVideoRoomRun(codec: .h264, room: JanusServer.standingRoom + 1)
     }
 
-    /// Scenarios/janus-videoroom.json5 with `CODEC` and `ROOM_ID`: two players receive the
-    /// publisher's `codec` video whole, and its audio.
+    /// An H.264 publisher in the standing room, which carries VP8 only: Janus refuses its
+    /// video, and the publisher fails saying so rather than publishing audio alone.
+    func testAnH264PublisherInAVP8RoomFailsNamingTheRoomsCodec() throws {
+        InteropRecorder.cell(self, target: "Janus", role: "`rtcswarm run` VideoRoom publisher in a room without its codec (fails with a reason)",
+                             codec: Self.cellCodec(.h264))
+        let janus = try startJanus()
+        defer { janus.stop() }
+        let (report, outcome) = try runVideoRoom(janus, codec: .h264, room: JanusServer.standingRoom, seconds: 3)
+        XCTAssertEqual(outcome, .thresholdsFailed)
+        let publisher = try XCTUnwrap(report.cells.first?.peers.first { $0.role == "publisher" })
+        XCTAssertEqual(publisher.outcome, .failed)
+        XCTAssertEqual(publisher.failureReason?.hasPrefix("Janus VideoRoom room 1234 refused our video (H264): the room's videocodec"), true,
+                       publisher.failureReason ?? "no reason")
+    }
+
+    /// Scenarios/janus-videoroom.json5 with `CODEC` and `ROOM_ID`, two players, for `seconds`.
+    private func runVideoRoom(_ janus: JanusServer, codec: MediaCodec, room: Int,
+                              seconds: Int) throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-room-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let file = ExternalTool.repositoryRoot.appendingPathComponent("Scenarios/janus-videoroom.json5").path
+        let loaded = try ScenarioLoader.load(file: file, environment: [
+            "JANUS_URL": "http://127.0.0.1:\(janus.port)/janus", "JANUS_ADMIN_URL": "http://127.0.0.1:\(janus.adminPort)/admin",
+            "ROOM_ID": "\(room)", "PLAYERS": "2", "DURATION_S": "\(seconds)", "CODEC": codec.rawValue.lowercased(),
+        ])
+        return ScenarioRunner(loaded: loaded, options: .init(folder: out, version: "test", progress: { _ in })).run()
+    }
+
+    /// Scenarios/janus-videoroom.json5 in `codec` in `room`: two players receive the
+    /// publisher's video whole, and its audio.
     private func assertVideoRoomRun(codec: MediaCodec, room: Int) throws {
         let cell = InteropRecorder.cell(self, target: "Janus", role: "`rtcswarm run` VideoRoom publisher + players (janus-videoroom.json5)",
                                         codec: Self.cellCodec(codec))
         let janus = try startJanus()
         defer { janus.stop() }
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-room-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: out) }
-        let file = ExternalTool.repositoryRoot.appendingPathComponent("Scenarios/janus-videoroom.json5").path
         let seconds = 6
-        let loaded = try ScenarioLoader.load(file: file, environment: [
-            "JANUS_URL": "http://127.0.0.1:\(janus.port)/janus", "JANUS_ADMIN_URL": "http://127.0.0.1:\(janus.adminPort)/admin",
-            "ROOM_ID": "\(room)", "PLAYERS": "2", "DURATION_S": "\(seconds)", "CODEC": codec.rawValue.lowercased(),
-        ])
-        let (report, outcome) = ScenarioRunner(loaded: loaded, options: .init(folder: out, version: "test", progress: { _ in })).run()
+        let (report, outcome) = try runVideoRoom(janus, codec: codec, room: room, seconds: seconds)
         cell.measured(report)
         let peers = try XCTUnwrap(report.cells.first?.peers)
         XCTAssertEqual(outcome, .passed, "\(peers.map { "\($0.id): \($0.failureReason ?? "ok")" })")
@@ -147,7 +170,7 @@ final class JanusRunTests: XCTestCase {
             XCTAssertEqual(player.outcome, .completed, player.failureReason ?? "")
             let video = try XCTUnwrap(player.streams.first { $0.kind == "video" }, "Janus forwarded the feed")
             // Players start a second after the publisher.
-            Self.assertWhole(video, codec: codec, resolution: "640x360", seconds: seconds - 1)
+            Self.assertWhole(video, codec: codec, resolution: "640x360", seconds: seconds - 1, setupMs: player.phases["setup_ms"])
             XCTAssertNotNil(player.streams.first { $0.kind == "audio" })
             print("janus videoroom \(codec) \(player.id): \(video.framesReceived) frames, \(video.fps) fps, loss \(video.lossPct) %, setup \(player.phases["setup_ms"] ?? -1) ms, plis \(video.plis), resolutions \(video.resolutions)")
         }

@@ -144,6 +144,24 @@ final class JanusCallSetupTests: XCTestCase {
         XCTAssertEqual(Exchange.failure(Exchange.events(&setup))?.message, "janus.plugin.videoroom error 426: No such room (4321) (join)")
     }
 
+    /// A room whose `videocodec` lacks ours: Janus answers the publish with the video
+    /// refused (port 0), and the call fails saying so instead of publishing audio only.
+    func testAPublisherWhoseVideoTheRoomRefusesFailsNamingTheRoomAndCodec() throws {
+        let offer = "v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=rtpmap:111 opus/48000/2\r\n"
+            + "m=video 9 UDP/TLS/RTP/SAVPF 102 103\r\na=rtpmap:102 H264/90000\r\na=rtpmap:103 rtx/90000\r\n"
+        var (setup, _, join) = try attached(.videoRoomPublisher(room: 1234, createOptions: [], display: "p", feed: 7), offer: offer)
+        reply(&setup, join, videoRoomEvent(.object(["videoroom": "joined", "room": 1234, "id": 7])))
+        let publish = try Exchange.next(&setup)
+        let answer = "v=0\r\no=- 2 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=rtpmap:111 opus/48000/2\r\n"
+            + "m=video 0 UDP/TLS/RTP/SAVPF 0\r\na=inactive\r\n"
+        guard case .object(var members) = videoRoomEvent(.object(["videoroom": "event", "configured": "ok"])) else { return XCTFail() }
+        members.append(.init("jsep", .object(["type": "answer", "sdp": .string(answer)])))
+        reply(&setup, publish, .object(members))
+        XCTAssertEqual(Exchange.failure(Exchange.events(&setup))?.message,
+                       "Janus VideoRoom room 1234 refused our video (H264): the room's videocodec does not include it; "
+                       + "use a room that carries it, or a room id Janus does not have (the publisher then creates it for its codec)")
+    }
+
     func testPluginErrorsArriveOnTheLongPollAndFailTheCall() throws {
         var (setup, poll, message) = try attached(.videoRoomSubscriber(room: 1234, feed: 99))
         let body = try JSONValue(parsing: message.request.body)
