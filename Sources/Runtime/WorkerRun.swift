@@ -123,23 +123,8 @@ public final class WorkerRun {
             let kind: WHIPCallSetup.Kind = target.kind == .whip ? .whip : .whep
             return driver { offer in WHIPCallSetup(kind: kind, endpoint: endpoint, offer: offer ?? "", token: target.bearerToken) }
         case .janus:
-            switch (target.janus?.plugin, role) {
-            case (.echotest, _):
-                return janus(.echoTest(videoCodec: nil))
-            case (.videoroom, .publisher):
-                // In a named room, the stream's name fixes the feed id its players ask for.
-                let room = target.janus?.roomId.map { Int64(bitPattern: $0) }
-                let feed = room == nil ? nil : JanusPlugin.feedID(forStream: stream)
-                return janus(.videoRoomPublisher(room: room, createOptions: [], display: settings.id, feed: feed))
-            case (.videoroom, _):
-                guard let room = target.janus?.roomId.map({ Int64(bitPattern: $0) }) else {
-                    throw TargetError("groups[\(groupIndex)]: Janus VideoRoom players need target.janus.room_id")  // validate() says so first
-                }
-                let feed = JanusPlugin.feedID(forStream: stream)
-                return janus(.videoRoomSubscriber(room: room, feed: feed))
-            case (nil, _):
-                throw TargetError("groups[\(groupIndex)]: target.janus.plugin is required for a janus target")
-            }
+            let video: MediaCodec? = if case .video(let codec, _, _, _, _, _)? = settings.media.video { codec } else { nil }
+            return janus(try .forPeer(target: target, role: role, stream: stream, display: settings.id, video: video, groupIndex: groupIndex))
         case .builtinRoom, .room:
             throw TargetError("groups[\(groupIndex)]: role \"\(role.rawValue)\" needs a media server target (srs, whip, whep, janus)")
         }

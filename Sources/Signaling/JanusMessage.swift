@@ -52,9 +52,12 @@ struct JanusMessage: Sendable {
 
     /// A plugin's error (`error_code` and `error` in `plugindata.data`), in its words.
     var pluginError: String? {
-        guard let data = pluginData, let code = data["error_code"]?.integerValue else { return nil }
+        guard let data = pluginData, let code = pluginErrorCode else { return nil }
         return "\(plugin ?? "plugin") error \(code): \(data["error"]?.stringValue ?? data.serialized)"
     }
+
+    /// The plugin's `error_code`, when its data carries one.
+    var pluginErrorCode: Int64? { pluginData?["error_code"]?.integerValue }
 
     /// A plugin data member as a 64-bit id (room, feed).
     func pluginID(_ key: String) -> Int64? { pluginData?[key]?.integerValue }

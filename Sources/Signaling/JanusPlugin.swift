@@ -6,8 +6,9 @@ public enum JanusPlugin: Hashable, Sendable {
     /// Without `videoCodec`, Janus picks by its own order (VP8 first).
     case echoTest(videoCodec: String?)
     /// VideoRoom publisher: create a room with `createOptions` (e.g. `videocodec`,
-    /// `publishers`) when `room` is nil, join it as a publisher (as feed `feed` when given,
-    /// else Janus picks), then `publish` our offer (`configured` + answer).
+    /// `publishers`) when `room` is nil, or when Janus has no room `room` (then with that
+    /// id); join it as a publisher (as feed `feed` when given, else Janus picks), then
+    /// `publish` our offer (`configured` + answer).
     case videoRoomPublisher(room: Int64?, createOptions: [JSONValue.Member], display: String, feed: Int64? = nil)
     /// VideoRoom subscriber: join with `streams: [{feed}]`; Janus sends the offer, our
     /// answer goes back with `start`.

@@ -34,6 +34,7 @@ extension JanusSession {
                 return stepFailed(step, "Janus error \(error.code): \(error.reason) (\(step.rawValue))", code: .refused, now: now)
             }
             if let error = message.pluginError {
+                if createsNamedRoom(after: step, errorCode: message.pluginErrorCode, now: now) { return }
                 return stepFailed(step, "\(error) (\(step.rawValue))", code: .refused, now: now)
             }
             return completed(step, message, now: now)
@@ -119,6 +120,7 @@ extension JanusSession {
         case .echo, .publish:
             guard message.jsepType == "answer", let sdp = message.jsepSDP else { return failShape(step, message) }
             if let error = CallSetupOutbox.checkRemoteSDP(sdp, from: "Janus") { return outbox.emit(.failed(error)) }
+            if step == .publish, let error = refusedVideo(answer: sdp) { return outbox.emit(.failed(error)) }
             published = step == .publish
             phase = .established
             outbox.emit(.answer(sdp))
@@ -138,13 +140,40 @@ extension JanusSession {
             var body: [JSONValue.Member] = [.init("audio", true), .init("video", true)]
             if let videoCodec { body.append(.init("videocodec", .string(videoCodec))) }
             send(.echo, ["janus": "message", "body": .object(body), "jsep": offerJSEP], now: now)
-        case .videoRoomPublisher(let room, let options, _, _):
+        case .videoRoomPublisher(let room, _, _, _):
             guard room == nil else { return joinAsPublisher(now: now) }
-            send(.createRoom, ["janus": "message", "body": .object([.init("request", "create")] + options)], now: now)
+            createRoom(now: now)
         case .videoRoomSubscriber(let room, let feed):
             send(.join, ["janus": "message", "body": .object(["request": "join", "ptype": "subscriber", "room": .integer(room),
                                                              "streams": [.object(["feed": .integer(feed)])]])], now: now)
         }
+    }
+
+    /// VideoRoom `create` with the publisher's `createOptions`, and the room's id when it
+    /// has one (Janus otherwise picks it).
+    private mutating func createRoom(now: Instant) {
+        guard case .videoRoomPublisher(let room, let options, _, _) = plugin else { return }
+        let id: [JSONValue.Member] = room.map { [.init("room", .integer($0))] } ?? []
+        send(.createRoom, ["janus": "message", "body": .object([.init("request", "create")] + id + options)], now: now)
+    }
+
+    /// A publisher of a named room that Janus does not have creates it with its own
+    /// options and joins it: `join` answered 426 "No such room" leads to `create`, and
+    /// `create` answered 427 "Room already exists" (another publisher was first) to `join`
+    /// (Janus VideoRoom API, error codes JANUS_VIDEOROOM_ERROR_NO_SUCH_ROOM and
+    /// JANUS_VIDEOROOM_ERROR_ROOM_EXISTS). Whether it took the error that way.
+    private mutating func createsNamedRoom(after step: Step, errorCode: Int64?, now: Instant) -> Bool {
+        guard case .videoRoomPublisher(let room?, _, _, _) = plugin, case .settingUp = phase else { return false }
+        switch (step, errorCode) {
+        case (.join, 426) where !createdRoom:
+            createRoom(now: now)
+        case (.createRoom, 427):
+            roomID = room
+            joinAsPublisher(now: now)
+        default:
+            return false
+        }
+        return true
     }
 
     private mutating func joinAsPublisher(now: Instant) {

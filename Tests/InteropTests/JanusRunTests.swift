@@ -1,5 +1,6 @@
 import EventLoop
 import Foundation
+import Media
 import Metrics
 import Report
 import Runtime
@@ -21,9 +22,9 @@ final class JanusRunTests: XCTestCase {
         return janus
     }
 
-    /// Runs `count` echo peers for `seconds` against `janus`, sampling its admin API with
-    /// `adminSecret`.
-    private func runEchoPeers(_ janus: JanusServer, count: Int, seconds: Int,
+    /// Runs `count` echo peers sending `codec` video for `seconds` against `janus`,
+    /// sampling its admin API with `adminSecret`.
+    private func runEchoPeers(_ janus: JanusServer, count: Int, seconds: Int, codec: String = "vp8",
                               adminSecret: String = JanusServer.adminSecret) throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
@@ -33,17 +34,29 @@ final class JanusRunTests: XCTestCase {
           target: { kind: "janus", url: "http://127.0.0.1:\(janus.port)/janus",
                     janus: { plugin: "echotest", admin_url: "http://127.0.0.1:\(janus.adminPort)/admin", admin_secret: "\(adminSecret)" } },
           groups: [{ role: "echo", count: \(count), arrival: { rate_per_s: 10 },
-                     media: { video: { codec: "vp8", resolution: "320x180", bitrate_kbps: 300 } } }],
+                     media: { video: { codec: "\(codec)", resolution: "320x180", bitrate_kbps: 300 } } }],
           thresholds: ["failed_peers == 0"] }
         """
         return ScenarioRunner(loaded: try ScenarioLoader.load(text: text), options: .init(folder: out, version: "test", progress: { _ in })).run()
     }
 
     func testEchoPeersRunThroughJanusEchoTestAndMeasureTheirStreams() throws {
-        let cell = InteropRecorder.cell(self, target: "Janus", role: "`rtcswarm run` echo peers (EchoTest)", codec: "VP8+Opus")
+        try assertEchoPeersRun(codec: .vp8)
+    }
+
+    /// The EchoTest is asked for H.264 (`videocodec`) and echoes it.
+    func testH264EchoPeersRunThroughJanusEchoTest() throws {
+        try assertEchoPeersRun(codec: .h264)
+    }
+
+    /// Two echo peers in `codec` + Opus for 5 s: each gets its whole stream back in that
+    /// codec, at its size, at 30 fps, without loss; Janus's admin API counts their sessions.
+    private func assertEchoPeersRun(codec: MediaCodec) throws {
+        let cell = InteropRecorder.cell(self, target: "Janus", role: "`rtcswarm run` echo peers (EchoTest)", codec: Self.cellCodec(codec))
         let janus = try startJanus()
         defer { janus.stop() }
-        let (report, outcome) = try runEchoPeers(janus, count: 2, seconds: 5)
+        let seconds = 5
+        let (report, outcome) = try runEchoPeers(janus, count: 2, seconds: seconds, codec: codec.rawValue.lowercased())
         cell.measured(report)
         let peers = try XCTUnwrap(report.cells.first?.peers)
         XCTAssertEqual(outcome, .passed, "\(peers.map { $0.failureReason ?? "ok" })")
@@ -52,10 +65,9 @@ final class JanusRunTests: XCTestCase {
             XCTAssertEqual(peer.outcome, .completed, peer.failureReason ?? "")
             XCTAssertNotNil(peer.phases["setup_ms"])
             let video = try XCTUnwrap(peer.streams.first { $0.kind == "video" }, "Janus echoed video back")
-            XCTAssertGreaterThan(video.framesReceived, 60, "about 30 fps for several seconds")
-            XCTAssertEqual(video.resolutions.keys.sorted(), ["320x180"])
+            Self.assertWhole(video, codec: codec, resolution: "320x180", seconds: seconds, setupMs: peer.phases["setup_ms"])
+            print("janus echo \(codec) \(peer.id): setup \(peer.phases["setup_ms"] ?? -1) ms, \(video.framesReceived) frames, \(video.fps) fps, loss \(video.lossPct) %, resolutions \(video.resolutions)")
         }
-        print("janus echo: setup p95 \(report.cells[0].metrics.value(at: MetricAddress(.setupMs, .p95)) ?? -1) ms")
         // Janus's admin API, sampled on the run's time axis: one session per echo peer.
         let sessions = report.cells[0].serverSamples.compactMap { $0.values["sessions"] }
         XCTAssertGreaterThan(sessions.count, 2, "sampled every second")
@@ -63,6 +75,26 @@ final class JanusRunTests: XCTestCase {
         XCTAssertNil(report.warnings)
         // Janus's own name for itself, from /janus/info (Debian's package: 1.1.x).
         XCTAssertEqual(report.targetVersion?.hasPrefix("Janus 1."), true, report.targetVersion ?? "no version")
+    }
+
+    /// The interop matrix's name for `codec` with Opus: "VP8+Opus", "H.264+Opus".
+    private static func cellCodec(_ codec: MediaCodec) -> String {
+        (codec == .h264 ? "H.264" : codec.rawValue) + "+Opus"
+    }
+
+    /// A received video stream that is whole: `codec`, every frame at `resolution`, no
+    /// loss, and 30 fps for the `seconds` the peer lived less its setup (`setupMs`) and
+    /// half a second for its arrival and first key frame.
+    private static func assertWhole(_ video: StreamRecord, codec: MediaCodec, resolution: String, seconds: Int, setupMs: Double?,
+                                    file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(video.codec, codec.rawValue, file: file, line: line)
+        XCTAssertEqual(video.resolutions.keys.sorted(), [resolution], file: file, line: line)
+        XCTAssertEqual(video.resolutionSurvival, 100, file: file, line: line)
+        XCTAssertEqual(video.lossPct, 0, file: file, line: line)
+        XCTAssertEqual(video.fps, 30, accuracy: 2, file: file, line: line)
+        let receiving = Double(seconds) - (setupMs ?? 0) / 1000 - 0.5
+        XCTAssertGreaterThan(Double(video.framesReceived), 30 * receiving, "30 fps for the run, less setup", file: file, line: line)
+        XCTAssertLessThanOrEqual(video.framesReceived, 30 * seconds + 1, file: file, line: line)
     }
 
     /// A wrong admin secret costs the server-side figures, not the run, and the report
@@ -82,31 +114,67 @@ final class JanusRunTests: XCTestCase {
     /// A VideoRoom publisher and two players (subscribers) in Janus's standing room: the
     /// players find the publisher's feed by its stream name and receive its video whole.
     func testVideoRoomPlayersReceiveThePublishersFeed() throws {
-        let cell = InteropRecorder.cell(self, target: "Janus", role: "`rtcswarm run` VideoRoom publisher + players (janus-videoroom.json5)",
-                                        codec: "VP8+Opus")
+        try assertVideoRoomRun(codec: .vp8, room: JanusServer.standingRoom)
+    }
+
+    /// An H.264 publisher in a room Janus's configuration lacks creates it for H.264
+    /// (`videocodec`); its players receive H.264 at the published size.
+    func testH264VideoRoomPlayersReceiveThePublishersFeedInTheRoomItCreated() throws {
+        try assertVideoRoomRun(codec: .h264, room: JanusServer.standingRoom + 1)
+    }
+
+    /// An H.264 publisher in the standing room, which carries VP8 only: Janus refuses its
+    /// video, and the publisher fails saying so rather than publishing audio alone.
+    func testAnH264PublisherInAVP8RoomFailsNamingTheRoomsCodec() throws {
+        InteropRecorder.cell(self, target: "Janus", role: "`rtcswarm run` VideoRoom publisher in a room without its codec (fails with a reason)",
+                             codec: Self.cellCodec(.h264))
         let janus = try startJanus()
         defer { janus.stop() }
+        let (report, outcome) = try runVideoRoom(janus, codec: .h264, room: JanusServer.standingRoom, seconds: 3)
+        XCTAssertEqual(outcome, .thresholdsFailed)
+        let publisher = try XCTUnwrap(report.cells.first?.peers.first { $0.role == "publisher" })
+        XCTAssertEqual(publisher.outcome, .failed)
+        XCTAssertEqual(publisher.failureReason?.hasPrefix("Janus VideoRoom room 1234 refused our video (H264): the room's videocodec"), true,
+                       publisher.failureReason ?? "no reason")
+    }
+
+    /// Scenarios/janus-videoroom.json5 with `CODEC` and `ROOM_ID`, two players, for `seconds`.
+    private func runVideoRoom(_ janus: JanusServer, codec: MediaCodec, room: Int,
+                              seconds: Int) throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-room-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
         let file = ExternalTool.repositoryRoot.appendingPathComponent("Scenarios/janus-videoroom.json5").path
         let loaded = try ScenarioLoader.load(file: file, environment: [
-            "JANUS_URL": "http://127.0.0.1:\(janus.port)/janus", "JANUS_ADMIN_URL": "http://127.0.0.1:\(janus.adminPort)/admin", "ROOM_ID": "\(JanusServer.standingRoom)", "PLAYERS": "2", "DURATION_S": "6",
+            "JANUS_URL": "http://127.0.0.1:\(janus.port)/janus", "JANUS_ADMIN_URL": "http://127.0.0.1:\(janus.adminPort)/admin",
+            "ROOM_ID": "\(room)", "PLAYERS": "2", "DURATION_S": "\(seconds)", "CODEC": codec.rawValue.lowercased(),
         ])
-        let (report, outcome) = ScenarioRunner(loaded: loaded, options: .init(folder: out, version: "test", progress: { _ in })).run()
+        return ScenarioRunner(loaded: loaded, options: .init(folder: out, version: "test", progress: { _ in })).run()
+    }
+
+    /// Scenarios/janus-videoroom.json5 in `codec` in `room`: two players receive the
+    /// publisher's video whole, and its audio.
+    private func assertVideoRoomRun(codec: MediaCodec, room: Int) throws {
+        let cell = InteropRecorder.cell(self, target: "Janus", role: "`rtcswarm run` VideoRoom publisher + players (janus-videoroom.json5)",
+                                        codec: Self.cellCodec(codec))
+        let janus = try startJanus()
+        defer { janus.stop() }
+        let seconds = 6
+        let (report, outcome) = try runVideoRoom(janus, codec: codec, room: room, seconds: seconds)
         cell.measured(report)
         let peers = try XCTUnwrap(report.cells.first?.peers)
         XCTAssertEqual(outcome, .passed, "\(peers.map { "\($0.id): \($0.failureReason ?? "ok")" })")
         let players = peers.filter { $0.role == "player" }
         XCTAssertEqual(players.count, 2)
         for player in players {
+            XCTAssertEqual(player.outcome, .completed, player.failureReason ?? "")
             let video = try XCTUnwrap(player.streams.first { $0.kind == "video" }, "Janus forwarded the feed")
-            XCTAssertGreaterThan(video.framesReceived, 60, "about 30 fps for several seconds")
-            XCTAssertEqual(video.resolutionSurvival, 100)
+            // Players start a second after the publisher.
+            Self.assertWhole(video, codec: codec, resolution: "640x360", seconds: seconds - 1, setupMs: player.phases["setup_ms"])
             XCTAssertNotNil(player.streams.first { $0.kind == "audio" })
-            XCTAssertNil(report.warnings)
-            print("janus videoroom \(player.id): \(video.framesReceived) frames, \(video.fps) fps, loss \(video.lossPct) %, setup \(player.phases["setup_ms"] ?? -1) ms, plis \(video.plis), resolutions \(video.resolutions)")
+            print("janus videoroom \(codec) \(player.id): \(video.framesReceived) frames, \(video.fps) fps, loss \(video.lossPct) %, setup \(player.phases["setup_ms"] ?? -1) ms, plis \(video.plis), resolutions \(video.resolutions)")
         }
+        XCTAssertNil(report.warnings)
     }
 
     /// Janus killed (SIGKILL) two seconds into an eight-second run: the run still ends on

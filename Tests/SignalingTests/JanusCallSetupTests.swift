@@ -91,6 +91,77 @@ final class JanusCallSetupTests: XCTestCase {
                        .object(["request": "join", "ptype": "publisher", "room": 1234, "display": "p", "id": .integer(feed)]))
     }
 
+    /// Janus's VideoRoom answer to a request of ours: `data` in `plugindata`.
+    private func videoRoomEvent(_ data: JSONValue) -> JSONValue {
+        .object(["janus": "event", "session_id": .integer(session), "sender": .integer(handle),
+                 "plugindata": .object(["plugin": "janus.plugin.videoroom", "data": data])])
+    }
+
+    /// A publisher of a room Janus does not have (426) creates it, with that id and its
+    /// own codec, then joins it as its stream's feed.
+    func testAPublisherCreatesANamedRoomJanusLacksWithItsVideoCodec() throws {
+        let plugin = JanusPlugin.videoRoomPublisher(room: 4321, createOptions: [.init("videocodec", "h264")], display: "p", feed: 7)
+        var (setup, _, join) = try attached(plugin)
+        reply(&setup, join, videoRoomEvent(.object(["videoroom": "event", "error_code": 426, "error": "No such room (4321)"])))
+        XCTAssertEqual(Exchange.events(&setup), [], "not a failure")
+        let create = try Exchange.next(&setup)
+        XCTAssertEqual(try JSONValue(parsing: create.request.body)["body"],
+                       .object(["request": "create", "room": 4321, "videocodec": "h264"]))
+        reply(&setup, create, videoRoomEvent(.object(["videoroom": "created", "room": 4321, "permanent": false])))
+        let again = try Exchange.next(&setup)
+        XCTAssertEqual(try JSONValue(parsing: again.request.body)["body"],
+                       .object(["request": "join", "ptype": "publisher", "room": 4321, "display": "p", "id": 7]))
+        XCTAssertEqual(setup.roomID, 4321)
+    }
+
+    /// Another publisher created the room first (427): join it, and leave it standing at
+    /// the end, since it is not ours to destroy.
+    func testAPublisherWhoseRoomAnotherCreatedFirstJoinsItAndDoesNotDestroyIt() throws {
+        var (setup, _, join) = try attached(.videoRoomPublisher(room: 4321, createOptions: [.init("videocodec", "h264")], display: "p", feed: 7))
+        reply(&setup, join, videoRoomEvent(.object(["videoroom": "event", "error_code": 426, "error": "No such room (4321)"])))
+        let create = try Exchange.next(&setup)
+        reply(&setup, create, videoRoomEvent(.object(["videoroom": "event", "error_code": 427, "error": "Room 4321 already exists"])))
+        let again = try Exchange.next(&setup)
+        XCTAssertEqual(try JSONValue(parsing: again.request.body)["body"]?["request"], "join")
+        reply(&setup, again, videoRoomEvent(.object(["videoroom": "joined", "room": 4321, "id": 7])))
+        _ = try Exchange.next(&setup)  // publish
+        setup.hangUp(now: Exchange.start)
+        let leave = try Exchange.next(&setup)
+        XCTAssertEqual(try JSONValue(parsing: leave.request.body)["body"], .object(["request": "leave"]))
+        reply(&setup, leave, .object(["janus": "ack", "session_id": .integer(session)]))
+        XCTAssertEqual(try JSONValue(parsing: try Exchange.next(&setup).request.body)["janus"], "destroy", "no VideoRoom destroy")
+    }
+
+    /// A second "no such room" after creating one is Janus's word, not a loop.
+    func testANamedRoomIsCreatedOnlyOnce() throws {
+        var (setup, _, join) = try attached(.videoRoomPublisher(room: 4321, createOptions: [], display: "p", feed: 7))
+        let noRoom = videoRoomEvent(.object(["videoroom": "event", "error_code": 426, "error": "No such room (4321)"]))
+        reply(&setup, join, noRoom)
+        let create = try Exchange.next(&setup)
+        XCTAssertEqual(try JSONValue(parsing: create.request.body)["body"], .object(["request": "create", "room": 4321]))
+        reply(&setup, create, videoRoomEvent(.object(["videoroom": "created", "room": 4321])))
+        reply(&setup, try Exchange.next(&setup), noRoom)
+        XCTAssertEqual(Exchange.failure(Exchange.events(&setup))?.message, "janus.plugin.videoroom error 426: No such room (4321) (join)")
+    }
+
+    /// A room whose `videocodec` lacks ours: Janus answers the publish with the video
+    /// refused (port 0), and the call fails saying so instead of publishing audio only.
+    func testAPublisherWhoseVideoTheRoomRefusesFailsNamingTheRoomAndCodec() throws {
+        let offer = "v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=rtpmap:111 opus/48000/2\r\n"
+            + "m=video 9 UDP/TLS/RTP/SAVPF 102 103\r\na=rtpmap:102 H264/90000\r\na=rtpmap:103 rtx/90000\r\n"
+        var (setup, _, join) = try attached(.videoRoomPublisher(room: 1234, createOptions: [], display: "p", feed: 7), offer: offer)
+        reply(&setup, join, videoRoomEvent(.object(["videoroom": "joined", "room": 1234, "id": 7])))
+        let publish = try Exchange.next(&setup)
+        let answer = "v=0\r\no=- 2 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=rtpmap:111 opus/48000/2\r\n"
+            + "m=video 0 UDP/TLS/RTP/SAVPF 0\r\na=inactive\r\n"
+        guard case .object(var members) = videoRoomEvent(.object(["videoroom": "event", "configured": "ok"])) else { return XCTFail() }
+        members.append(.init("jsep", .object(["type": "answer", "sdp": .string(answer)])))
+        reply(&setup, publish, .object(members))
+        XCTAssertEqual(Exchange.failure(Exchange.events(&setup))?.message,
+                       "Janus VideoRoom room 1234 refused our video (H264): the room's videocodec does not include it; "
+                       + "use a room that carries it, or a room id Janus does not have (the publisher then creates it for its codec)")
+    }
+
     func testPluginErrorsArriveOnTheLongPollAndFailTheCall() throws {
         var (setup, poll, message) = try attached(.videoRoomSubscriber(room: 1234, feed: 99))
         let body = try JSONValue(parsing: message.request.body)
