@@ -28,6 +28,8 @@ public final class EventLoop: @unchecked Sendable {
     private let inbox = Mutex<[@Sendable () -> Void]>([])
     private let stopRequested = Atomic<Bool>(false)
     private var endOfIterationActions: [() -> Void] = []
+    /// The buffers every UDP socket of this loop receives into, one socket at a time.
+    lazy var receiveBatch = DatagramBatch(count: UDPSocket.batchSize, slotBytes: UDPSocket.slotBytes)
 
     /// Scratch space for stream reads on this loop's thread; readers copy out what they keep.
     let readScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)

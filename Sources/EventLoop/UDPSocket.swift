@@ -35,9 +35,11 @@ public struct UDPSocketStats: Sendable, Equatable {
 /// A non-blocking UDP socket on the loop that receives with `recvmmsg` and sends with
 /// `sendmmsg`, both in batches.
 ///
-/// Received datagrams are handed to `onDatagram` as views into the socket's own buffers,
-/// valid only during the call (no allocation per packet). Sends are copied into a batch
-/// that goes out when it is full or at the end of the loop iteration.
+/// Received datagrams are handed to `onDatagram` as views into the loop's receive buffers
+/// (one set for every socket of the loop: sockets are drained one at a time), valid only
+/// during the call (no allocation per packet). Sends are copied into the socket's own
+/// batch, made on its first send, that goes out when it is full or at the end of the loop
+/// iteration.
 public final class UDPSocket: IOHandler {
     public static let batchSize = 32
     /// Slot size: above any MTU rtcswarm sends; larger datagrams are sent on their own.
@@ -54,10 +56,7 @@ public final class UDPSocket: IOHandler {
     /// what the datagrams of that wake-up changed, once instead of once per datagram.
     public var onDrained: () -> Void = {}
 
-    private let receiveArena: UnsafeMutableRawPointer
-    private let sendArena: UnsafeMutableRawPointer
-    private var receiveSlots: [rs_datagram]
-    private var sendSlots: [rs_datagram]
+    private lazy var sending = DatagramBatch(count: Self.batchSize, slotBytes: Self.slotBytes)
     private var pendingSends = 0
     private var flushScheduled = false
     private var closed = false
@@ -68,16 +67,6 @@ public final class UDPSocket: IOHandler {
         let family = address.family == .ipv4 ? UInt16(RS_AF_INET) : UInt16(RS_AF_INET6)
         let fd = try blockingCall("socket(UDP)") { rs_udp_socket(family) }
         self.fd = fd
-        receiveArena = .allocate(byteCount: Self.batchSize * Self.slotBytes, alignment: 16)
-        sendArena = .allocate(byteCount: Self.batchSize * Self.slotBytes, alignment: 16)
-        receiveSlots = (0..<Self.batchSize).map { [receiveArena] index in
-            rs_datagram(buffer: (receiveArena + index * Self.slotBytes).assumingMemoryBound(to: UInt8.self),
-                        capacity: UInt32(Self.slotBytes), length: 0, truncated: 0, address: rs_address())
-        }
-        sendSlots = (0..<Self.batchSize).map { [sendArena] index in
-            rs_datagram(buffer: (sendArena + index * Self.slotBytes).assumingMemoryBound(to: UInt8.self),
-                        capacity: UInt32(Self.slotBytes), length: 0, truncated: 0, address: rs_address())
-        }
         do {
             var c = address.cAddress
             try blockingCall("bind(\(address))") { rs_bind(fd, &c) }
@@ -87,8 +76,6 @@ public final class UDPSocket: IOHandler {
             try blockingCall("setsockopt(SO_RXQ_OVFL)") { rs_enable_drop_counter(fd) }
             try setBuffers(buffers)
         } catch {
-            receiveArena.deallocate()
-            sendArena.deallocate()
             Glibc.close(fd)
             throw error
         }
@@ -97,8 +84,6 @@ public final class UDPSocket: IOHandler {
 
     deinit {
         if !closed { Glibc.close(fd) }
-        receiveArena.deallocate()
-        sendArena.deallocate()
     }
 
     private func setBuffers(_ sizes: SocketBufferSizes) throws(SystemError) {
@@ -118,10 +103,10 @@ public final class UDPSocket: IOHandler {
             sendOversized(payload, to: destination)
             return
         }
-        sendSlots[pendingSends].address = destination.cAddress
-        sendSlots[pendingSends].length = UInt32(payload.count)
+        sending.slots[pendingSends].address = destination.cAddress
+        sending.slots[pendingSends].length = UInt32(payload.count)
         if let base = payload.baseAddress {
-            (sendArena + pendingSends * Self.slotBytes).copyMemory(from: base, byteCount: payload.count)
+            sending.buffer(pendingSends).copyMemory(from: base, byteCount: payload.count)
         }
         pendingSends += 1
         if pendingSends == Self.batchSize {
@@ -141,7 +126,7 @@ public final class UDPSocket: IOHandler {
         flushScheduled = false
         var offset = 0
         while offset < pendingSends {
-            let result = sendSlots.withUnsafeBufferPointer { slots in
+            let result = sending.slots.withUnsafeBufferPointer { slots in
                 Result { () throws(SystemError) -> IOResult<Int32> in
                     try systemCall("sendmmsg") {
                         rs_send_batch(fd, slots.baseAddress! + offset, UInt32(pendingSends - offset))
@@ -194,7 +179,8 @@ public final class UDPSocket: IOHandler {
         defer { if !closed { onDrained() } }
         while !closed {
             var drops = UInt32(stats.receiveBufferDrops)
-            let result = receiveSlots.withUnsafeMutableBufferPointer { slots in
+            let batch = loop.receiveBatch
+            let result = batch.slots.withUnsafeMutableBufferPointer { slots in
                 Result { () throws(SystemError) -> IOResult<Int32> in
                     try systemCall("recvmmsg") { rs_recv_batch(fd, slots.baseAddress!, UInt32(Self.batchSize), &drops) }
                 }
@@ -204,7 +190,7 @@ public final class UDPSocket: IOHandler {
             stats.receiveBatches += 1
             stats.datagramsReceived += Int(count)
             for index in 0..<Int(count) {
-                let slot = receiveSlots[index]
+                let slot = batch.slots[index]
                 if slot.truncated != 0 {
                     stats.truncatedDrops += 1
                     continue
