@@ -36,6 +36,9 @@ public final class CallPeer: PeerDriver {
         public var partner: Partner = .rtcswarm
         /// `sendonly` for the caller of a one-way call, `recvonly` for its callee.
         public var direction: MediaDirection = .sendrecv
+        /// When both sides are planned to stop; the other side closing within a second of
+        /// it ends the call as completed.
+        public var plannedStop: Instant?
     }
 
     public enum Partner: Sendable {
@@ -68,6 +71,7 @@ public final class CallPeer: PeerDriver {
         life = MediaPeerLifecycle(loop: loop, recorder: recorder, call: call,
                                   identity: .init(id: settings.id, group: settings.group, role: settings.role),
                                   setupTimeout: settings.setupTimeout, remote: "the other side")
+        life.remoteEndExpected = settings.plannedStop.map { $0 - .seconds(1) }
         life.onEnd = { [weak self] record in
             guard let self else { return }
             record.phases["join_ms"] = self.joinMs

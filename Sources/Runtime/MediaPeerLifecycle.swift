@@ -22,6 +22,10 @@ final class MediaPeerLifecycle {
     private let identity: Identity
     private let setupTimeout: Duration
     private var setupTimer: TimerID?
+    /// From then on the other side closing the call is its planned end, not a failure: both
+    /// sides of a pair stop at the same planned time, and the first to act closes the call
+    /// (the two may sit in different worker processes, a few milliseconds apart).
+    var remoteEndExpected: Instant?
     /// Runs once as the peer ends, before the record is kept: the driver's own phases and
     /// figures, its teardown.
     var onEnd: (_ record: inout PeerRecord) -> Void = { _ in }
@@ -44,7 +48,12 @@ final class MediaPeerLifecycle {
                      reason: "\(failure.reason) at \(String(format: "%.1f", self.recorder.offset(self.loop.now()) / 1000)) s")
         }
         call.onRemoteClosed = { [weak self] in
-            self?.end(.failed, phase: "connected", reason: "\(remote) closed the call (DTLS close_notify)")
+            guard let self else { return }
+            if let expected = self.remoteEndExpected, self.loop.now() >= expected {
+                self.end(.completed, phase: nil, reason: nil)
+            } else {
+                self.end(.failed, phase: "connected", reason: "\(remote) closed the call (DTLS close_notify)")
+            }
         }
     }
 

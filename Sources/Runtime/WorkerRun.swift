@@ -64,7 +64,8 @@ public final class WorkerRun {
                     video: try Self.videoTrack(group, target: scenario.target, groupIndex: peer.group), audio: Self.audioTrack(group),
                     impairment: (group.impairment?.send, group.impairment?.receive), ice: ice, decode: decode,
                     partner: group.partner == .chromium ? .browser : .rtcswarm,
-                    direction: group.oneWay ?? false ? (peer.side == .callee ? .recvonly : .sendonly) : .sendrecv)
+                    direction: group.oneWay ?? false ? (peer.side == .callee ? .recvonly : .sendonly) : .sendrecv,
+                    plannedStop: group.partner == .external ? nil : recorder.runStart + .milliseconds(peer.stopMs))
                 peers.append(CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout))
             case .publisher, .player, .echo:
                 let direction: MediaDirection = group.role == .publisher ? .sendonly : group.role == .player ? .recvonly : .sendrecv

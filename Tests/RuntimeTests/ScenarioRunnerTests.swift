@@ -203,6 +203,43 @@ final class CallRunTests: XCTestCase {
         }
     }
 
+    /// Issue 8: one-way calls over two workers: callers only send and run in worker 0,
+    /// callees only receive and run in worker 1, so each worker's figures are one side's
+    /// cost; every call ends completed although the two sides stop in different processes.
+    func testOneWayCallsSplitPublishersAndPlayersOverTwoWorkers() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("one-way-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let text = """
+        { name: "one-way", duration_s: 4, target: { kind: "builtin-room" },
+          groups: [{ role: "pair", one_way: true, count: 6, arrival: { rate_per_s: 20 },
+                     media: { video: { codec: "vp8", resolution: "160x90", fps: 15, bitrate_kbps: 150 } } }] }
+        """
+        let executable = ExternalTool.repositoryRoot.appendingPathComponent(".build/debug/rtcswarm")
+        let (report, outcome) = ScenarioRunner(loaded: try ScenarioLoader.load(text: text),
+                                               options: .init(folder: out, version: "test", workers: 2, workerExecutable: executable,
+                                                              progress: { _ in })).run()
+        let peers = try XCTUnwrap(report.cells.first?.peers)
+        XCTAssertEqual(outcome, .passed, "\(peers.compactMap(\.failureReason))")
+        XCTAssertEqual(peers.count, 12)
+        XCTAssertEqual(peers.filter { $0.outcome == .completed }.count, 12, "\(peers.compactMap(\.failureReason))")
+        for peer in peers where peer.role == "caller" {
+            XCTAssertEqual(peer.streams.count, 0, "a caller receives nothing")
+            XCTAssertEqual(peer.sentStreams?.count, 2, "and sends video and audio")
+        }
+        for peer in peers where peer.role == "callee" {
+            XCTAssertNil(peer.sentStreams, "a callee sends nothing")
+            XCTAssertGreaterThan(try XCTUnwrap(peer.streams.first { $0.kind == "video" }).framesReceived, 30)
+        }
+        let workers = report.workers.sorted { $0.index < $1.index }
+        XCTAssertEqual(workers.map(\.peers), [6, 6])
+        XCTAssertGreaterThan(workers[0].packetsSent ?? 0, 0)
+        XCTAssertEqual(workers[0].packetsReceived, 0, "worker 0 holds the callers only")
+        XCTAssertEqual(workers[1].packetsSent, 0, "worker 1 holds the callees only")
+        XCTAssertGreaterThan(workers[0].encoderCpuPct ?? 0, 0, "the shared encoders run with the senders")
+        XCTAssertEqual(workers[1].encoderCpuPct, 0)
+    }
+
     /// Issue 7: a fixed one-way delay of 100 ms on every receive link shows up as 100 ms
     /// more end-to-end latency (capture -> last packet of the frame, one clock).
     func testInjectedDelayShowsUpAsThatMuchMoreLatency() throws {
