@@ -87,7 +87,9 @@ extension Peer {
             let roundTrip = rtp.roundTripTime ?? ice.stats.selectedPairRtt ?? .milliseconds(100)
             media[index].assembler = FrameAssembler(
                 depacketizer: CodecDepacketizer(codec: media[index].info.codec),
-                capacity: media[index].info.codec.isVideo ? 1024 : 64,
+                // 512 packets hold a 600 KB keyframe (2160p) with room for reordering;
+                // the ring costs about 64 bytes a slot for every video stream received.
+                capacity: media[index].info.codec.isVideo ? 512 : 64,
                 maxWait: media[index].info.nack ? roundTrip + configuration.frameWaitMargin : Self.reorderWait)
         }
         let malformedBefore = media[index].assembler?.statistics.malformedPackets ?? 0
