@@ -145,10 +145,13 @@ public struct WorkerReport: Codable, Equatable, Sendable {
     public var packetsReceived: Int?
     /// CPU microseconds per RTP packet sent or received, beyond the shared encoders.
     public var cpuUsPerPacket: Double?
+    /// CPU milliseconds per second of a peer's life (start to end, summed over the
+    /// worker's peers), beyond the shared encoders: the cost of one more peer.
+    public var cpuMsPerPeerSecond: Double?
 
     public init(index: Int, peers: Int, cpuPct: Double, rssMB: Double, lagP50Ms: Double, lagP99Ms: Double, lagMaxMs: Double,
                 socketDrops: Int, sendErrors: Int, encoderCpuPct: Double? = nil, packetsSent: Int? = nil, packetsReceived: Int? = nil,
-                cpuUsPerPacket: Double? = nil) {
+                cpuUsPerPacket: Double? = nil, cpuMsPerPeerSecond: Double? = nil) {
         self.index = index
         self.peers = peers
         self.cpuPct = cpuPct
@@ -162,12 +165,7 @@ public struct WorkerReport: Codable, Equatable, Sendable {
         self.packetsSent = packetsSent
         self.packetsReceived = packetsReceived
         self.cpuUsPerPacket = cpuUsPerPacket
-    }
-
-    /// CPU milliseconds per peer-second beyond the shared encoders: the cost of one more
-    /// peer (a fifth of a core over 100 peers is 2 ms per peer-second).
-    public var cpuMsPerPeerSecond: Double? {
-        peers > 0 ? (cpuPct - (encoderCpuPct ?? 0)) * 10 / Double(peers) : nil
+        self.cpuMsPerPeerSecond = cpuMsPerPeerSecond
     }
 
 }

@@ -97,11 +97,13 @@ public final class WorkerSession {
         let encoderCPU = fanout.encoderCPUSeconds
         let sent = recorder.records.reduce(0) { $0 + ($1.sentStreams ?? []).reduce(0) { $0 + $1.packetsSent } }
         let received = recorder.records.reduce(0) { $0 + $1.streams.reduce(0) { $0 + $1.packetsReceived } }
+        let peerSeconds = recorder.records.reduce(0) { $0 + max(0, $1.endedAtMs - $1.startedAtMs) } / 1000
         let report = WorkerReport(index: index, peers: plannedPeers, cpuPct: cpu / wall * 100,
                                   rssMB: ProcessCPU.maxResidentMegabytes(), lagP50Ms: lag?.percentile(50) ?? 0,
                                   lagP99Ms: lag?.percentile(99) ?? 0, lagMaxMs: lag?.max ?? 0, socketDrops: recorder.socketDrops,
                                   sendErrors: 0, encoderCpuPct: encoderCPU / wall * 100, packetsSent: sent, packetsReceived: received,
-                                  cpuUsPerPacket: sent + received > 0 ? (cpu - encoderCPU) / Double(sent + received) * 1e6 : nil)
+                                  cpuUsPerPacket: sent + received > 0 ? (cpu - encoderCPU) / Double(sent + received) * 1e6 : nil,
+                                  cpuMsPerPeerSecond: peerSeconds > 0 ? (cpu - encoderCPU) / peerSeconds * 1000 : nil)
         onMessage(WorkerMessage(result: WorkerResult(metrics: recorder.metrics, report: report, abortedBy: abortedBy,
                                                      lateFrames: fanout.lateFrames, encoderErrors: fanout.errors)))
     }
