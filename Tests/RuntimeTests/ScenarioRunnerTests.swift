@@ -233,6 +233,7 @@ final class CallRunTests: XCTestCase {
         }
         let workers = report.workers.sorted { $0.index < $1.index }
         XCTAssertEqual(workers.map(\.peers), [6, 6])
+        guard workers.count == 2 else { return XCTFail("two worker reports: \(report.workers)") }
         XCTAssertGreaterThan(workers[0].packetsSent ?? 0, 0)
         XCTAssertEqual(workers[0].packetsReceived, 0, "worker 0 holds the callers only")
         XCTAssertEqual(workers[1].packetsSent, 0, "worker 1 holds the callees only")
