@@ -39,7 +39,13 @@ public final class DtlsEndpoint {
     /// Records dropped before OpenSSL saw them (see `DtlsRecordFilter`).
     public private(set) var droppedRecords = 0
 
-    let initialTimeoutMicroseconds: UInt32
+    private(set) var initialTimeoutMicroseconds: UInt32
+    /// The first retransmission timer of each flight; it doubles up to 60 s (RFC 6347
+    /// 4.2.4.1). Settable until the flight it should apply to is sent.
+    public var retransmitTimeout: Duration {
+        get { .microseconds(Int64(initialTimeoutMicroseconds)) }
+        set { initialTimeoutMicroseconds = Self.microseconds(newValue) }
+    }
     private let remoteFingerprint: DtlsFingerprint
     private let ssl: OpaquePointer
     private let readBio: OpaquePointer
@@ -61,7 +67,7 @@ public final class DtlsEndpoint {
     ) throws(ParseError) {
         self.role = role
         self.remoteFingerprint = try DtlsFingerprint(sdp: remoteFingerprint)
-        initialTimeoutMicroseconds = UInt32(clamping: max(retransmitTimeout.nanoseconds / 1_000, 1_000))
+        initialTimeoutMicroseconds = Self.microseconds(retransmitTimeout)
         guard let ssl = SSL_new(certificate.context), let readBio = BIO_new(BIO_s_mem()),
             let writeBio = BIO_new(DatagramBio.method)
         else { fatalError("OpenSSL: out of memory") }
@@ -79,6 +85,10 @@ public final class DtlsEndpoint {
     }
 
     deinit { SSL_free(ssl) }
+
+    private static func microseconds(_ timeout: Duration) -> UInt32 {
+        UInt32(clamping: max(timeout.nanoseconds / 1_000, 1_000))
+    }
 
     /// Starts the handshake: a client sends its ClientHello. A server needs no start; it
     /// answers the first ClientHello `handle` sees.

@@ -41,6 +41,7 @@ extension Peer {
             guard timeline.iceConnected == nil else { return }
             timeline.iceConnected = now
             events.append(.phaseCompleted(.ice, at: now))
+            dtls?.retransmitTimeout = Self.dtlsRetransmitTimeout(roundTrip: ice.stats.selectedPairRtt)
             dtls?.start(now: now)
         case .failed:
             isConnected = false
@@ -48,6 +49,13 @@ extension Peer {
         case .new, .checking, .disconnected:
             break
         }
+    }
+
+    /// The first DTLS retransmission timer once ICE knows the round trip: twice it, at
+    /// least 100 ms (what RFC 9147 5.8.2 suggests for real-time use instead of RFC 6347's
+    /// 1 s), at most 1 s. On loopback a lost flight then costs 100 ms, not 1 s, 2 s, 4 s.
+    static func dtlsRetransmitTimeout(roundTrip: Duration?) -> Duration {
+        min(.seconds(1), max(.milliseconds(100), (roundTrip ?? .milliseconds(500)) * 2))
     }
 
     private func gatherAnswered() {

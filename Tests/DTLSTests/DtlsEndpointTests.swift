@@ -91,6 +91,17 @@ final class DtlsEndpointTests: XCTestCase {
         XCTAssertEqual(pair.client.drainEvents(), [], "closing locally reports nothing")
     }
 
+    /// The timer set after creation (when ICE has measured the round trip) is the one the
+    /// first flight starts with.
+    func testARetransmitTimeoutSetBeforeStartTimesTheFirstFlight() throws {
+        let pair = try DtlsPair()
+        XCTAssertEqual(pair.client.retransmitTimeout, .seconds(1), "RFC 6347's 1 s unless told otherwise")
+        pair.client.retransmitTimeout = .milliseconds(150)
+        pair.client.start(now: pair.now)
+        let deadline = try XCTUnwrap(pair.client.pollTimeout())
+        XCTAssertEqual((deadline - pair.now).milliseconds, 150, accuracy: 15)
+    }
+
     /// Real time: OpenSSL's timer reads the wall clock (see `DtlsEndpoint`). A 200 ms
     /// first timer keeps the "not due yet" check safe on a busy machine.
     func testDroppedFirstFlightIsRetransmittedAfterTheTimer() throws {

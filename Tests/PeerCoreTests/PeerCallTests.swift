@@ -1,5 +1,5 @@
 import Media
-import PeerCore
+@testable import PeerCore
 import RTCBase
 import SDP
 import WebRTCTestKit
@@ -72,6 +72,14 @@ final class PeerCallTests: XCTestCase {
         // The 900-byte peer cut its own packets: more of them than the shared 1200-byte cut.
         let packets = pairs.map { $0.offerer.stats(now: $0.network.now).sent.first?.counters.packets ?? 0 }
         XCTAssertGreaterThan(packets[1], packets[0])
+    }
+
+    /// RFC 9147 5.8.2: the first DTLS timer follows the ICE round trip, between 100 ms and 1 s.
+    func testDtlsRetransmitTimeoutFollowsTheIceRoundTrip() {
+        XCTAssertEqual(Peer.dtlsRetransmitTimeout(roundTrip: nil), .seconds(1))
+        XCTAssertEqual(Peer.dtlsRetransmitTimeout(roundTrip: .microseconds(300)), .milliseconds(100))
+        XCTAssertEqual(Peer.dtlsRetransmitTimeout(roundTrip: .milliseconds(120)), .milliseconds(240))
+        XCTAssertEqual(Peer.dtlsRetransmitTimeout(roundTrip: .milliseconds(900)), .seconds(1))
     }
 
     func testMediaFlowsBackFromTheAnswererOnSendrecvSections() throws {
