@@ -124,15 +124,20 @@ extension IceAgent {
 
     /// Triggered check (RFC 8445 7.3.1.4): a pair that has not succeeded goes to Waiting
     /// and to the triggered-check queue; a check in progress is cancelled (its answer is
-    /// still welcome) and checked again.
+    /// still welcome) and checked again. A cancelled nomination is carried by the new
+    /// check: else, its answer lost, the controlling agent would wait out the whole
+    /// transaction (39.5 s) before nominating again, with the other side already done.
     private mutating func triggerCheck(pair index: Int) {
         switch pairs[index].state {
         case .succeeded:
             return
         case .inProgress:
             let current = generation
-            transactions.stopRetransmitting { purpose in
+            let stopped = transactions.stopRetransmitting { purpose in
                 if case .check(let pair, _, _, let checkGeneration) = purpose { pair == index && checkGeneration == current } else { false }
+            }
+            if stopped.contains(where: { if case .check(_, true, _, _) = $0 { true } else { false } }) {
+                nominationPending.insert(index)
             }
             pairs[index].state = .waiting
             if !triggered.contains(index) { triggered.append(index) }

@@ -43,13 +43,17 @@ struct StunTransactions<Purpose: Sendable>: Sendable {
     }
 
     /// Cancels the transactions whose purpose matches (RFC 8445 7.3.1.4): they stop
-    /// retransmitting and wait out the transaction timeout silently.
-    mutating func stopRetransmitting(where matches: (Purpose) -> Bool) {
+    /// retransmitting and wait out the transaction timeout silently. Returns their purposes.
+    @discardableResult
+    mutating func stopRetransmitting(where matches: (Purpose) -> Bool) -> [Purpose] {
         let timeout = self.timeout
+        var stopped: [Purpose] = []
         for (id, entry) in entries where matches(entry.purpose) && !entry.cancelled {
             entries[id]?.cancelled = true
             entries[id]?.deadline = entry.firstSent + timeout
+            stopped.append(entry.purpose)
         }
+        return stopped
     }
 
     /// The time from the first transmission to giving up: Rc sends, then Rm RTOs.

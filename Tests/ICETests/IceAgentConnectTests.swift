@@ -140,6 +140,37 @@ final class IceAgentConnectTests: XCTestCase {
         XCTAssertEqual(network.agent(1)?.selectedPair?.remote.address, Setup.addressA)
     }
 
+    /// RFC 8445 7.3.1.4: a check from the other side cancels the nominating check in
+    /// progress; the triggered check that replaces it must nominate too. Here the
+    /// controlled side's first check is lost, so its retransmission arrives while the
+    /// nomination is in flight, and the nomination's answer is lost: the controlling side
+    /// used to wait out the cancelled transaction (39.5 s) before nominating again.
+    func testANominationCancelledByATriggeredCheckIsCarriedByTheNewCheck() throws {
+        var network = Setup.network()
+        var droppedRequest = false
+        var nominations: [TransactionID] = []
+        var droppedAnswer = false
+        network.drop = { transmit in
+            guard let message = try? StunMessage.decode(transmit.payload) else { return false }
+            let fromB = transmit.source == Setup.addressB
+            if fromB, message.messageClass == .request, !droppedRequest {
+                droppedRequest = true
+                return true
+            }
+            if !fromB, message.messageClass == .request, message.useCandidate { nominations.append(message.transactionID) }
+            if fromB, message.messageClass == .successResponse, !droppedAnswer, nominations.first == message.transactionID {
+                droppedAnswer = true
+                return true
+            }
+            return false
+        }
+        network.run(until: Setup.seconds(60)) { Setup.bothConnected($0) }
+        XCTAssertTrue(droppedRequest && droppedAnswer, "both losses happened")
+        XCTAssertGreaterThanOrEqual(nominations.count, 2, "the nomination was sent again")
+        let connectedAt = try XCTUnwrap(network.time(0) { $0 == .stateChanged(.connected, reason: .pairNominated) })
+        XCTAssertLessThan(connectedAt, Setup.seconds(3))
+    }
+
     func testUnreachableRemoteFailsWhenEveryCheckTimesOut() throws {
         var options = IceAgentOptions()
         options.maxTransmissions = 3
