@@ -11,10 +11,11 @@ import XCTest
 /// `rtcswarm run` against the real Janus 1.1.2: echo peers set up through the Janus
 /// adapter, media both ways through the EchoTest, every figure measured (issue 5, 6).
 final class JanusRunTests: XCTestCase {
-    /// Janus 1.1.2 on loopback, answering; stopped at the end of the test.
-    private func startJanus() throws -> JanusServer {
+    /// Janus 1.1.2 on loopback, answering, with its WebSocket transport on when asked;
+    /// stopped at the end of the test.
+    private func startJanus(webSocket: Bool = false) throws -> JanusServer {
         let executable = try ExternalTool.require("janus", installHint: "apt-get install janus")
-        let janus = try JanusServer(executable: executable, shim: try LoopbackShim.library())
+        let janus = try JanusServer(executable: executable, shim: try LoopbackShim.library(), webSocket: webSocket)
         guard try JanusServer.waitUntilAnswering(janus, loop: try EventLoop()) else {
             janus.stop()
             throw JanusDidNotStart(log: String(janus.log.suffix(2000)))
@@ -22,16 +23,21 @@ final class JanusRunTests: XCTestCase {
         return janus
     }
 
-    /// Runs `count` echo peers sending `codec` video for `seconds` against `janus`,
-    /// sampling its admin API with `adminSecret`.
-    private func runEchoPeers(_ janus: JanusServer, count: Int, seconds: Int, codec: String = "vp8",
+    /// The URL a run's Janus target gets: the HTTP API, or the WebSocket transport.
+    private func url(_ janus: JanusServer, _ transport: JanusTransport) -> String {
+        transport == .http ? "http://127.0.0.1:\(janus.port)/janus" : "ws://127.0.0.1:\(janus.webSocketPort ?? 0)"
+    }
+
+    /// Runs `count` echo peers sending `codec` video for `seconds` against `janus` over
+    /// `transport`, sampling its admin API with `adminSecret`.
+    private func runEchoPeers(_ janus: JanusServer, count: Int, seconds: Int, codec: String = "vp8", transport: JanusTransport = .http,
                               adminSecret: String = JanusServer.adminSecret) throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
         let text = """
         { name: "janus-echo", duration_s: \(seconds),
-          target: { kind: "janus", url: "http://127.0.0.1:\(janus.port)/janus",
+          target: { kind: "janus", url: "\(url(janus, transport))",
                     janus: { plugin: "echotest", admin_url: "http://127.0.0.1:\(janus.adminPort)/admin", admin_secret: "\(adminSecret)" } },
           groups: [{ role: "echo", count: \(count), arrival: { rate_per_s: 10 },
                      media: { video: { codec: "\(codec)", resolution: "320x180", bitrate_kbps: 300 } } }],
@@ -49,14 +55,20 @@ final class JanusRunTests: XCTestCase {
         try assertEchoPeersRun(codec: .h264)
     }
 
+    /// The same peers set up over Janus's WebSocket transport instead of the long poll.
+    func testEchoPeersRunOverJanussWebSocketTransport() throws {
+        try assertEchoPeersRun(codec: .vp8, transport: .webSocket)
+    }
+
     /// Two echo peers in `codec` + Opus for 5 s: each gets its whole stream back in that
     /// codec, at its size, at 30 fps, without loss; Janus's admin API counts their sessions.
-    private func assertEchoPeersRun(codec: MediaCodec) throws {
-        let cell = InteropRecorder.cell(self, target: "Janus", role: "`rtcswarm run` echo peers (EchoTest)", codec: Self.cellCodec(codec))
-        let janus = try startJanus()
+    private func assertEchoPeersRun(codec: MediaCodec, transport: JanusTransport = .http) throws {
+        let role = transport == .http ? "`rtcswarm run` echo peers (EchoTest)" : "`rtcswarm run` echo peers over WebSocket (ws://)"
+        let cell = InteropRecorder.cell(self, target: "Janus", role: role, codec: Self.cellCodec(codec))
+        let janus = try startJanus(webSocket: transport != .http)
         defer { janus.stop() }
         let seconds = 5
-        let (report, outcome) = try runEchoPeers(janus, count: 2, seconds: seconds, codec: codec.rawValue.lowercased())
+        let (report, outcome) = try runEchoPeers(janus, count: 2, seconds: seconds, codec: codec.rawValue.lowercased(), transport: transport)
         cell.measured(report)
         let peers = try XCTUnwrap(report.cells.first?.peers)
         XCTAssertEqual(outcome, .passed, "\(peers.map { $0.failureReason ?? "ok" })")
@@ -73,8 +85,13 @@ final class JanusRunTests: XCTestCase {
         XCTAssertGreaterThan(sessions.count, 2, "sampled every second")
         XCTAssertEqual(sessions.max(), 2)
         XCTAssertNil(report.warnings)
-        // Janus's own name for itself, from /janus/info (Debian's package: 1.1.x).
-        XCTAssertEqual(report.targetVersion?.hasPrefix("Janus 1."), true, report.targetVersion ?? "no version")
+        if transport == .http {
+            // Janus's own name for itself, from /janus/info (Debian's package: 1.1.x).
+            XCTAssertEqual(report.targetVersion?.hasPrefix("Janus 1."), true, report.targetVersion ?? "no version")
+        } else {
+            // Nothing asks the WebSocket port for /info, so there is no version and no complaint.
+            XCTAssertNil(report.targetVersion)
+        }
     }
 
     /// The interop matrix's name for `codec` with Opus: "VP8+Opus", "H.264+Opus".
@@ -177,13 +194,29 @@ final class JanusRunTests: XCTestCase {
         XCTAssertNil(report.warnings)
     }
 
+    func testJanusKilledMidRunFailsEveryPeerWithAReasonAndTheRunEndsOnTime() throws {
+        // The adapter's long poll is how a Janus session notices its server is gone.
+        try assertKilledMidRun(transport: .http) { reason in
+            XCTAssertTrue(reason.hasPrefix("Janus long poll failed"), reason)
+            XCTAssertTrue(reason.contains("Connection refused"), reason)
+        }
+    }
+
+    func testJanusKilledMidRunOverWebSocketFailsEveryPeerNamingTheClosedSocket() throws {
+        // Over the WebSocket transport the socket's end says it at once.
+        try assertKilledMidRun(transport: .webSocket) { reason in
+            XCTAssertEqual(reason, "Janus closed the WebSocket (code 1006: connection ended without a Close frame)")
+        }
+    }
+
     /// Janus killed (SIGKILL) two seconds into an eight-second run: the run still ends on
     /// time, every peer is reported failed with a reason that names what went wrong, and
     /// the media received before the crash is kept in the report.
-    func testJanusKilledMidRunFailsEveryPeerWithAReasonAndTheRunEndsOnTime() throws {
-        InteropRecorder.cell(self, target: "Janus", role: "`rtcswarm run` echo peers, Janus killed mid-run (every peer fails with a reason)",
-                             codec: "VP8+Opus")
-        let janus = try startJanus()
+    private func assertKilledMidRun(transport: JanusTransport, reasonIsRight: (String) -> Void) throws {
+        let role = transport == .http ? "`rtcswarm run` echo peers, Janus killed mid-run (every peer fails with a reason)"
+            : "`rtcswarm run` echo peers over WebSocket, Janus killed mid-run (every peer fails with a reason)"
+        InteropRecorder.cell(self, target: "Janus", role: role, codec: "VP8+Opus")
+        let janus = try startJanus(webSocket: transport != .http)
         defer { janus.stop() }
         let killer = Thread {
             Thread.sleep(forTimeInterval: 2)
@@ -191,7 +224,7 @@ final class JanusRunTests: XCTestCase {
         }
         killer.start()
         let started = Date()
-        let (report, outcome) = try runEchoPeers(janus, count: 2, seconds: 8)
+        let (report, outcome) = try runEchoPeers(janus, count: 2, seconds: 8, transport: transport)
         let elapsed = Date().timeIntervalSince(started)
         print("janus killed: run took \(elapsed) s; \(report.cells.first?.peers.map { $0.failureReason ?? "completed" } ?? [])")
         XCTAssertLessThan(elapsed, 20, "the run ends on time")
@@ -200,10 +233,7 @@ final class JanusRunTests: XCTestCase {
         XCTAssertEqual(peers.count, 2)
         for peer in peers {
             XCTAssertEqual(peer.outcome, .failed)
-            // The adapter's long poll is how a Janus session notices its server is gone.
-            let reason = peer.failureReason ?? ""
-            XCTAssertTrue(reason.hasPrefix("Janus long poll failed"), reason)
-            XCTAssertTrue(reason.contains("Connection refused"), reason)
+            reasonIsRight(peer.failureReason ?? "")
             let video = try XCTUnwrap(peer.streams.first { $0.kind == "video" }, "the echo before the crash is reported")
             XCTAssertGreaterThan(video.framesReceived, 20)
         }
