@@ -113,16 +113,20 @@ final class RoomServerLimitsTests: XCTestCase {
         XCTAssertEqual(harness.closeReason(first), "WebSocket closed by the server with 1001 server shutting down")
     }
 
-    func testPeerPageIsServedAsHTMLSpeakingThePlainWebSocketProtocol() throws {
-        var harness = RoomHarness()
+    /// A plain HTTP GET on a new connection (id 50) and the server's response.
+    private func get(_ target: String, from harness: inout RoomHarness) throws -> HTTPResponse {
         harness.server.accept(50, now: harness.now)
-        harness.server.receive(50, HTTPRequest(method: .get, target: "/peer?rooms=a,b", headers: ["Host": "x"]).serialized(),
-                               now: harness.now)
+        harness.server.receive(50, HTTPRequest(method: .get, target: target, headers: ["Host": "x"]).serialized(), now: harness.now)
         var bytes: [UInt8] = []
         while let output = harness.server.pollOutput() { if case .send(50, let chunk) = output { bytes += chunk } }
         var parser = HTTPResponseParser()
         parser.append(bytes)
-        let response = try XCTUnwrap(try parser.next())
+        return try XCTUnwrap(try parser.next())
+    }
+
+    func testPeerPageIsServedAsHTMLSpeakingThePlainWebSocketProtocol() throws {
+        var harness = RoomHarness()
+        let response = try get("/peer?rooms=a,b", from: &harness)
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.headers["Content-Type"], "text/html; charset=utf-8")
         let page = response.bodyText
@@ -135,13 +139,7 @@ final class RoomServerLimitsTests: XCTestCase {
         var harness = RoomHarness()
         let member = harness.connect(.socketIO)
         harness.send(.join(room: "r"), from: member)
-        harness.server.accept(50, now: harness.now)
-        harness.server.receive(50, HTTPRequest(method: .get, target: "/stats", headers: ["Host": "x"]).serialized(), now: harness.now)
-        var bytes: [UInt8] = []
-        while let output = harness.server.pollOutput() { if case .send(50, let chunk) = output { bytes += chunk } }
-        var parser = HTTPResponseParser()
-        parser.append(bytes)
-        let response = try XCTUnwrap(try parser.next())
+        let response = try get("/stats", from: &harness)
         XCTAssertEqual(response.status, 200)
         let stats = try JSONValue(parsing: response.bodyText)
         XCTAssertEqual(stats["joins"], 1)

@@ -10,6 +10,18 @@ final class JanusWebSocketCallSetupTests: XCTestCase {
     private let server = Endpoint(scheme: .ws, host: "127.0.0.1", port: 8188, path: "/")
     /// Above 2^53: exact only as a 64-bit integer.
     private let session: Int64 = 9_007_199_254_740_993
+
+    /// An echo call whose socket Janus accepted and whose session it created; the next
+    /// request on the socket is the attach.
+    private func sessionCreated() throws -> (JanusWebSocketCallSetup, JanusSocketPeer) {
+        var setup = JanusWebSocketCallSetup(server: server, plugin: .echoTest(videoCodec: nil), offer: "v=0\r\n", seed: 4)
+        var janus = JanusSocketPeer()
+        setup.start(now: Exchange.start)
+        try janus.accept(&setup)
+        let create = try janus.next(&setup)
+        janus.send(.object(["janus": "success", "data": .object(["id": .integer(session)])]), transaction: create["transaction"], to: &setup)
+        return (setup, janus)
+    }
     private let handle: Int64 = 8_446_744_073_709_551_557
 
     /// A setup past the handshake, `create` and `attach`; returns it with the plugin message.
@@ -107,12 +119,7 @@ final class JanusWebSocketCallSetupTests: XCTestCase {
     }
 
     func testJanusErrorRepliesFailTheCallQuotingCodeAndReasonAndCloseTheSocket() throws {
-        var setup = JanusWebSocketCallSetup(server: server, plugin: .echoTest(videoCodec: nil), offer: "v=0\r\n", seed: 4)
-        var janus = JanusSocketPeer()
-        setup.start(now: Exchange.start)
-        try janus.accept(&setup)
-        let create = try janus.next(&setup)
-        janus.send(.object(["janus": "success", "data": .object(["id": .integer(session)])]), transaction: create["transaction"], to: &setup)
+        var (setup, janus) = try sessionCreated()
         let attach = try janus.next(&setup)
         janus.send(.object(["janus": "error", "session_id": .integer(session),
                             "error": .object(["code": 460, "reason": "No such plugin 'janus.plugin.echotest'"])]),
@@ -163,12 +170,7 @@ final class JanusWebSocketCallSetupTests: XCTestCase {
     }
 
     func testARequestWithoutAResultFailsTheCallAfterTheTimeout() throws {
-        var setup = JanusWebSocketCallSetup(server: server, plugin: .echoTest(videoCodec: nil), offer: "v=0\r\n", seed: 4)
-        var janus = JanusSocketPeer()
-        setup.start(now: Exchange.start)
-        try janus.accept(&setup)
-        let create = try janus.next(&setup)
-        janus.send(.object(["janus": "success", "data": .object(["id": .integer(session)])]), transaction: create["transaction"], to: &setup)
+        var (setup, janus) = try sessionCreated()
         _ = try janus.next(&setup)
         setup.handleTimeout(now: Exchange.start + .seconds(9))
         XCTAssertEqual(JanusSocketPeer.events(&setup), [])
