@@ -80,6 +80,9 @@ public final class DtlsCertificate: @unchecked Sendable {
         guard ok else { fatalError("OpenSSL: DTLS context setup failed") }
         // No record is larger than the link MTU; this shrinks each write buffer.
         _ = SSL_CTX_ctrl(context, SSL_CTRL_SET_MAX_SEND_FRAGMENT, DtlsEndpoint.mtu, nil)
+        // Read and write buffers are freed while idle: after the handshake a peer's DTLS
+        // object only wakes for close_notify, so thousands of peers do not each hold them.
+        _ = rs_ssl_ctx_set_mode(context, Int(SSL_MODE_RELEASE_BUFFERS))
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, DtlsEndpoint.verifyCallback)
         return context
     }

@@ -129,9 +129,17 @@ final class MediaCall {
         var published: String?
         if case .video(_, let width, let height, _, _, _) = media.video { published = "\(width)x\(height)" }
         let observer = ReceivedStreamObserver(codec: frame.codec, publishedResolution: frame.codec.isVideo ? published : nil,
+                                              frameRate: frameRate(of: frame.codec),
                                               decode: media.decode)
         observers[frame.mid] = observer
         return observer
+    }
+
+    /// Frames a second of what is received in `codec`: the video rate this call sends (the
+    /// scenario's), and 50 for Opus (20 ms packets).
+    private func frameRate(of codec: PeerCodec) -> Double {
+        if codec.isVideo, case .video(_, _, _, let fps, _, _) = media.video { return Double(fps) }
+        return codec.isVideo ? 30 : 50
     }
 
     /// Stops sending media; the call stays up and goes on receiving.
@@ -162,10 +170,9 @@ final class MediaCall {
             }
             if let rtt = stats.roundTripTime { phases["rtt_ms"] = rtt.milliseconds }
             for received in stats.received {
-                let observer = observers[received.mid] ?? ReceivedStreamObserver(codec: received.codec, publishedResolution: nil)
-                var frameRate = 50.0
-                if case .video(_, _, _, let fps, _, _) = media.video, received.codec.isVideo { frameRate = Double(fps) }
-                streams.append(observer.record(received, frameRate: frameRate))
+                let observer = observers[received.mid]
+                    ?? ReceivedStreamObserver(codec: received.codec, publishedResolution: nil, frameRate: frameRate(of: received.codec))
+                streams.append(observer.record(received))
             }
             sent = stats.sent.map { stream in
                 SentStreamRecord(kind: stream.codec.isVideo ? "video" : "audio", codec: stream.codec.description, ssrc: stream.ssrc,

@@ -14,7 +14,14 @@ final class ReceivedStreamObserver {
     private var lastArrival: Instant?
     private var firstTimestamp: UInt32?
     private var lastTimestamp: UInt32?
-    private var gaps: [Duration] = []
+    /// The sent stream's frame rate, and the gap between complete frames that counts as a
+    /// freeze: max(3 x frame interval, interval + 150 ms), the interval being the sent
+    /// stream's (1 / fps): under loss the received frames thin out, and their own mean
+    /// would hide the stalls. Counted as frames arrive, so a long run holds no history.
+    let frameRate: Double
+    private let freezeLimit: Duration
+    private var freezeCount = 0
+    private var freezeTotal = Duration.zero
     private var currentResolution: String?
     private(set) var resolutions: [String: Int] = [:]
     private var latencyTotal = 0.0
@@ -23,9 +30,12 @@ final class ReceivedStreamObserver {
     /// Set for the sampled streams that are fully decoded.
     private let decoder: SampledDecoder?
 
-    init(codec: PeerCodec, publishedResolution: String?, decode: Bool = false) {
+    init(codec: PeerCodec, publishedResolution: String?, frameRate: Double, decode: Bool = false) {
         self.codec = codec
         self.publishedResolution = publishedResolution
+        self.frameRate = frameRate
+        let interval = 1 / max(frameRate, 1)
+        freezeLimit = .nanoseconds(Int64(max(3 * interval, interval + 0.150) * 1e9))
         decoder = decode && codec.isVideo ? MediaCodec(rawValue: codec.rawValue).map(SampledDecoder.init) : nil
     }
 
@@ -36,7 +46,10 @@ final class ReceivedStreamObserver {
             latencyTotal += frame.lastArrival.milliseconds(since: captureTime)
             latencySamples += 1
         }
-        if let last = lastArrival { gaps.append(frame.lastArrival - last) }
+        if let last = lastArrival, frame.lastArrival - last > freezeLimit {
+            freezeCount += 1
+            freezeTotal += frame.lastArrival - last
+        }
         firstArrival = firstArrival ?? frame.lastArrival
         lastArrival = frame.lastArrival
         firstTimestamp = firstTimestamp ?? frame.rtpTimestamp
@@ -51,17 +64,12 @@ final class ReceivedStreamObserver {
     }
 
     /// The stream's record, with the RTP figures PeerCore measured.
-    func record(_ rtp: ReceivedStreamStats, frameRate: Double) -> StreamRecord {
+    func record(_ rtp: ReceivedStreamStats) -> StreamRecord {
         let statistics = rtp.rtp
         var seconds = 0.0
         if let firstArrival, let lastArrival { seconds = (lastArrival - firstArrival).milliseconds / 1000 }
-        // A freeze: a gap between complete frames longer than max(3 x mean frame interval,
-        // mean + 150 ms), the interval being the sent stream's (1 / fps): under loss the
-        // received frames thin out, and their own mean would hide the stalls.
-        let interval = frameRate > 0 ? 1 / frameRate : (frames > 1 ? seconds / Double(frames - 1) : 0)
-        let freezeLimit = max(3 * interval, interval + 0.150)
-        let freezes = gaps.map { $0.milliseconds / 1000 }.filter { frames > 2 && $0 > freezeLimit }
-        let expected = expectedFrames(frameRate: frameRate)
+        let freezes = frames > 2 ? (count: freezeCount, ms: freezeTotal.milliseconds) : (count: 0, ms: 0)
+        let expected = expectedFrames()
         let known = resolutions.values.reduce(0, +)
         let decoded = decoder?.results()
         return StreamRecord(
@@ -71,7 +79,7 @@ final class ReceivedStreamObserver {
             jitterMs: statistics.jitterMeanMs, framesReceived: frames,
             frameLossPct: expected > 0 ? max(0, Double(expected - frames)) / Double(expected) * 100 : 0,
             fps: seconds > 0 ? Double(frames - 1) / seconds : 0, freezeCount: freezes.count,
-            freezeMs: freezes.reduce(0, +) * 1000,
+            freezeMs: freezes.ms,
             resolutionSurvival: codec.isVideo && known > 0 ? Double(resolutions[publishedResolution ?? ""] ?? 0) / Double(known) * 100 : nil,
             resolutions: resolutions, latencyMs: latencySamples > 0 ? latencyTotal / Double(latencySamples) : nil,
             psnrDb: decoded?.psnrMean, framesDecoded: decoded?.decoded, frameCodesRead: decoded?.codesRead,
@@ -79,7 +87,7 @@ final class ReceivedStreamObserver {
     }
 
     /// Frames the timestamps say were sent between the first and the last received.
-    private func expectedFrames(frameRate: Double) -> Int {
+    private func expectedFrames() -> Int {
         guard let first = firstTimestamp, let last = lastTimestamp, frameRate > 0 else { return frames }
         let ticksPerFrame = Double(codec.clockRate) / frameRate
         return Int((Double(last &- first) / ticksPerFrame).rounded()) + 1
