@@ -41,7 +41,11 @@ public struct UDPSocketStats: Sendable, Equatable {
 /// batch, made on its first send, that goes out when it is full or at the end of the loop
 /// iteration.
 public final class UDPSocket: IOHandler {
+    /// Datagrams per recvmmsg (the loop's one set of receive buffers).
     public static let batchSize = 32
+    /// Datagrams per sendmmsg: each socket keeps its own batch, so a smaller one (a video
+    /// frame is a few packets) costs 32 KB less per peer; a keyframe goes in two calls.
+    public static let sendBatchSize = 16
     /// Slot size: above any MTU rtcswarm sends; larger datagrams are sent on their own.
     public static let slotBytes = 2048
 
@@ -56,7 +60,7 @@ public final class UDPSocket: IOHandler {
     /// what the datagrams of that wake-up changed, once instead of once per datagram.
     public var onDrained: () -> Void = {}
 
-    private lazy var sending = DatagramBatch(count: Self.batchSize, slotBytes: Self.slotBytes)
+    private lazy var sending = DatagramBatch(count: Self.sendBatchSize, slotBytes: Self.slotBytes)
     private var pendingSends = 0
     private var flushScheduled = false
     private var closed = false
@@ -109,7 +113,7 @@ public final class UDPSocket: IOHandler {
             sending.buffer(pendingSends).copyMemory(from: base, byteCount: payload.count)
         }
         pendingSends += 1
-        if pendingSends == Self.batchSize {
+        if pendingSends == Self.sendBatchSize {
             flush()
         } else if !flushScheduled {
             flushScheduled = true
