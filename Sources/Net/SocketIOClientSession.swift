@@ -172,14 +172,10 @@ public struct SocketIOClientSession: Sendable {
         heartbeatDeadline = now + .milliseconds(handshake.pingInterval + handshake.pingTimeout)
     }
 
-    private mutating func send(_ packet: SocketIOPacket) {
-        outputs.append(.message(EngineIOPacket.message(packet.encoded).encoded))
-    }
+    private mutating func send(_ packet: SocketIOPacket) { outputs.append(.carrying(packet)) }
 
     private mutating func sendMessage(_ message: SocketIOMessage) {
-        let (packet, frames) = message.packets()
-        send(packet)
-        for frame in frames { outputs.append(.message(.binary(frame))) }
+        for output in SocketIOOutput.carrying(message) { outputs.append(output) }
     }
 
     private mutating func end(_ reason: String, code: UInt16) {

@@ -196,14 +196,10 @@ public struct SocketIOServerSession: Sendable {
         events.append(message.name == nil ? .ack(message) : .event(message))
     }
 
-    private mutating func send(_ packet: SocketIOPacket) {
-        outputs.append(.message(EngineIOPacket.message(packet.encoded).encoded))
-    }
+    private mutating func send(_ packet: SocketIOPacket) { outputs.append(.carrying(packet)) }
 
     private mutating func sendMessage(_ message: SocketIOMessage) {
-        let (packet, frames) = message.packets()
-        send(packet)
-        for frame in frames { outputs.append(.message(.binary(frame))) }
+        for output in SocketIOOutput.carrying(message) { outputs.append(output) }
     }
 
     /// 20 characters of URL-safe base64 from the seeded generator.

@@ -31,7 +31,7 @@ extension Peer {
     /// Applies the remote answer to our offer. Throws (and reports `.failed` in the
     /// signaling phase) when it cannot be used, saying why.
     public func setRemoteAnswer(_ text: String, now: Instant) throws(PeerError) {
-        do throws(PeerError) {
+        try applyRemoteDescription(now: now) { () throws(PeerError) in
             guard configuration.role == .offerer, let offer = offerModel else {
                 throw PeerError("setRemoteAnswer needs an offer from createOffer first")
             }
@@ -51,18 +51,12 @@ extension Peer {
             remoteDescription = text
             offerModel = nil
             configureStreams()
-        } catch {
-            fail(.signaling, error.message)
-            throw error
         }
-        timeline.remoteDescriptionApplied = now
-        events.append(.phaseCompleted(.signaling, at: now))
-        flush(now: now)
     }
 
     /// Applies a remote offer (answerers only); `createAnswer` then answers it.
     public func setRemoteOffer(_ text: String, now: Instant) throws(PeerError) {
-        do throws(PeerError) {
+        try applyRemoteDescription(now: now) { () throws(PeerError) in
             guard configuration.role == .answerer else { throw PeerError("setRemoteOffer on an offerer: use setRemoteAnswer") }
             guard remoteDescription == nil else { throw PeerError("an offer was already applied") }
             let offer = try Self.parse(text, what: "offer")
@@ -75,6 +69,14 @@ extension Peer {
             try applyRemoteTransport(offer, section: first, local: setup, now: now)
             remoteDescription = text
             offerModel = offer
+        }
+    }
+
+    /// Runs `apply`; a failure is the signaling phase's (reported, then thrown), a success
+    /// completes that phase.
+    private func applyRemoteDescription(now: Instant, _ apply: () throws(PeerError) -> Void) throws(PeerError) {
+        do throws(PeerError) {
+            try apply()
         } catch {
             fail(.signaling, error.message)
             throw error
