@@ -36,8 +36,9 @@ public final class EventLoop: @unchecked Sendable {
 
     /// How late timers fired, measured on every timer.
     public private(set) var timerLateness = LatenessStats()
-    /// Also told every timer's lateness in nanoseconds (the runner keeps a histogram).
-    public var onTimerLateness: ((Int64) -> Void)?
+    /// Also told every timer's deadline and lateness in nanoseconds (the runner keeps a
+    /// histogram of the timers due while its run measures).
+    public var onTimerLateness: ((_ due: Instant, _ latenessNanoseconds: Int64) -> Void)?
 
     private static let timerToken: UInt64 = 0
     private static let wakeToken: UInt64 = 1
@@ -188,7 +189,7 @@ public final class EventLoop: @unchecked Sendable {
         var current = now()
         while let (due, action) = timers.popDue(now: current) {
             timerLateness.record(nanoseconds: current.nanoseconds - due.nanoseconds)
-            onTimerLateness?(current.nanoseconds - due.nanoseconds)
+            onTimerLateness?(due, current.nanoseconds - due.nanoseconds)
             action()
             current = now()
         }

@@ -43,8 +43,8 @@ public final class WorkerSession {
         // Lag while the run measures (METRICS.md: the saturation guard). Timers due at the
         // planned end or later are the teardown: every peer stopping in one turn is late by
         // design and distorts no figure.
-        loop.onTimerLateness = { [recorder, loop, runEnd] lateness in
-            if loop.now() - .nanoseconds(lateness) < runEnd { recorder.record(Double(lateness) / 1e6, in: .lagMs) }
+        loop.onTimerLateness = { [recorder, runEnd] due, lateness in
+            if due < runEnd { recorder.record(Double(lateness) / 1e6, in: .lagMs) }
         }
         cpuBefore = ProcessCPU.seconds()
         worker.begin()
