@@ -10,8 +10,7 @@ public final class HTTPClientHost {
     public let loop: EventLoop
     private var http: HTTPClientConnection
     private let request: HTTPRequest
-    private let connection: TCPConnection
-    private let tls: TLSClientConnection?
+    private let stream: ClientStream
     private let timer: DeadlineTimer
     private var completion: ((HTTPClientEvent) -> Void)?
 
@@ -29,23 +28,17 @@ public final class HTTPClientHost {
         self.completion = completion
         http = HTTPClientConnection(responseTimeout: timeout)
         timer = DeadlineTimer(loop: loop)
-        self.tls = try tls.map { try TLSClientConnection(serverName: $0.serverName, context: $0.context) }
-        connection = try TCPConnection.connect(loop: loop, to: address)
+        stream = try ClientStream(loop: loop, to: address, tls: tls)
         http.send(request, now: loop.now())
-        connection.onConnect = { [weak self] error in
+        stream.onConnected = { [weak self] in self?.drive() }
+        stream.onFailure = { [weak self] reason in self?.fail(reason) }
+        stream.onData = { [weak self] bytes in
             guard let self else { return }
-            if let error { return self.fail("cannot connect to \(address): \(error)") }
+            self.http.handle(bytes, now: self.loop.now())
             self.drive()
         }
-        connection.onRead = { [weak self] bytes in
+        stream.onEOF = { [weak self] in
             guard let self else { return }
-            if let tls = self.tls { tls.handle(bytes) } else { self.http.handle(bytes, now: self.loop.now()) }
-            self.drive()
-        }
-        connection.onClose = { [weak self] _ in
-            guard let self else { return }
-            if let tls = self.tls { tls.handleEOF() }
-            self.drainTLS()
             self.http.handleEOF()
             self.drive()
         }
@@ -55,15 +48,11 @@ public final class HTTPClientHost {
     public func cancel() {
         completion = nil
         timer.cancel()
-        connection.close()
+        stream.close()
     }
 
     private func drive() {
-        drainTLS()
-        while let bytes = http.pollTransmit() {
-            if let tls { tls.send(bytes) } else { connection.write(bytes) }
-        }
-        if let tls { while let bytes = tls.pollTransmit() { connection.write(bytes) } }
+        while let bytes = http.pollTransmit() { stream.write(bytes) }
         if let event = http.pollEvent() {
             finish(event)
             return
@@ -72,18 +61,6 @@ public final class HTTPClientHost {
             guard let self else { return }
             self.http.handleTimeout(now: self.loop.now())
             self.drive()
-        }
-    }
-
-    /// Decrypted bytes go to the HTTP parser; a TLS failure ends the request.
-    private func drainTLS() {
-        guard let tls else { return }
-        while let event = tls.pollEvent() {
-            switch event {
-            case .data(let bytes): http.handle(bytes, now: loop.now())
-            case .failed(let error): return fail("TLS: \(error)")
-            case .connected, .closed: break
-            }
         }
     }
 
@@ -109,7 +86,7 @@ public final class HTTPClientHost {
         guard let completion else { return }
         self.completion = nil
         timer.cancel()
-        connection.close()
+        stream.close()
         completion(event)
     }
 }
