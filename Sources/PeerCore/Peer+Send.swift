@@ -13,50 +13,41 @@ extension Peer {
     /// codec is not the one negotiated there.
     @discardableResult
     public func send(_ frame: EncodedMediaFrame, mid: String, now: Instant) -> Bool {
-        transmit(frame, mid: mid, shared: nil, now: now)
+        transmit(frame, section: media.firstIndex { $0.info.mid == mid }, shared: nil, now: now)
+    }
+
+    /// Sends on the first sending section of `kind`.
+    @discardableResult
+    public func send(_ frame: EncodedMediaFrame, kind: MediaKind, now: Instant) -> Bool {
+        transmit(frame, section: sendingSection(kind), shared: nil, now: now)
     }
 
     /// Sends a frame another packetizer already cut (`TrackPacketizer`), on the first
     /// sending section of `kind`; cut again here if its payload budget is not this peer's.
     @discardableResult
     public func send(_ packetized: PacketizedFrame, kind: MediaKind, now: Instant) -> Bool {
-        guard let section = media.first(where: { $0.info.kind == kind && $0.sends }) else {
-            framesRefused += 1
-            return false
-        }
         let fits = packetized.maxPayloadSize == configuration.mtu - Self.packetOverhead
-        return transmit(packetized.frame, mid: section.info.mid, shared: fits ? packetized.payloads : nil, now: now)
+        return transmit(packetized.frame, section: sendingSection(kind), shared: fits ? packetized.payloads : nil, now: now)
     }
 
-    private func transmit(_ frame: EncodedMediaFrame, mid: String, shared: [RtpPayload]?, now: Instant) -> Bool {
-        guard isConnected, !isClosed, let index = media.firstIndex(where: { $0.info.mid == mid }),
-            let ssrc = media[index].info.localSsrc, media[index].info.codec == frame.codec,
-            var packetizer = media[index].packetizer
+    private func sendingSection(_ kind: MediaKind) -> Int? {
+        media.firstIndex { $0.info.kind == kind && $0.sends }
+    }
+
+    /// Numbers, protects and sends `frame` on section `index`: the `shared` payloads, or
+    /// those the section's own packetizer cuts (in place: it keeps the picture ID).
+    private func transmit(_ frame: EncodedMediaFrame, section index: Int?, shared: [RtpPayload]?, now: Instant) -> Bool {
+        guard isConnected, !isClosed, let index, let ssrc = media[index].info.localSsrc,
+            media[index].info.codec == frame.codec, media[index].packetizer != nil
         else {
             framesRefused += 1
             return false
         }
-        let payloads: [RtpPayload]
-        if let shared {
-            payloads = shared
-        } else {
-            payloads = packetizer.packetize(frame, maxPayloadSize: configuration.mtu - Self.packetOverhead)
-            media[index].packetizer = packetizer
-        }
+        let payloads = shared ?? media[index].packetizer?.packetize(frame, maxPayloadSize: configuration.mtu - Self.packetOverhead) ?? []
         media[index].framesSent += 1
         for payload in payloads { rtp.send(payload, ssrc: ssrc, mediaTimestamp: frame.rtpTimestamp, now: now) }
         drainRtp(now: now)
         return true
-    }
-
-    /// Sends on the first sending section of `kind`.
-    @discardableResult
-    public func send(_ frame: EncodedMediaFrame, kind: MediaKind, now: Instant) -> Bool {
-        guard let section = media.first(where: { $0.info.kind == kind && $0.sends }) else {
-            framesRefused += 1
-            return false
-        }
-        return send(frame, mid: section.info.mid, now: now)
     }
 
     /// The peer's figures now (METRICS.md: setup phases, per received and sent stream).
