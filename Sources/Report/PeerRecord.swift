@@ -77,14 +77,20 @@ public struct StreamRecord: Codable, Equatable, Sendable {
     public var psnrDb: Double?
     public var framesDecoded: Int?
     public var frameCodesRead: Int?
+    /// NACK feedback messages sent (RFC 4585 6.2.1).
     public var nacks: Int
+    /// Sequence numbers those NACKs asked for. Nil in older reports.
+    public var packetsNacked: Int?
+    /// Packets that arrived after being NACKed (retransmissions that filled a gap;
+    /// METRICS.md "residual loss"). Nil in reports written before it was recorded.
+    public var packetsRecovered: Int?
     public var plis: Int
 
     public init(kind: String, codec: String, packetsReceived: Int, packetsExpected: Int, lossPct: Double, residualLossPct: Double,
                 burstMax: Int, jitterMs: Double, framesReceived: Int = 0, frameLossPct: Double = 0, fps: Double = 0,
                 freezeCount: Int = 0, freezeMs: Double = 0, resolutionSurvival: Double? = nil, resolutions: [String: Int] = [:],
                 latencyMs: Double? = nil, psnrDb: Double? = nil, framesDecoded: Int? = nil, frameCodesRead: Int? = nil,
-                nacks: Int = 0, plis: Int = 0, ssrc: UInt32? = nil) {
+                nacks: Int = 0, packetsNacked: Int? = nil, packetsRecovered: Int? = nil, plis: Int = 0, ssrc: UInt32? = nil) {
         self.kind = kind
         self.codec = codec
         self.ssrc = ssrc
@@ -106,6 +112,8 @@ public struct StreamRecord: Codable, Equatable, Sendable {
         self.framesDecoded = framesDecoded
         self.frameCodesRead = frameCodesRead
         self.nacks = nacks
+        self.packetsNacked = packetsNacked
+        self.packetsRecovered = packetsRecovered
         self.plis = plis
     }
 }
