@@ -55,7 +55,7 @@ final class MediaCall {
         if media.audio != nil {
             transceivers.append(PeerTransceiver(mid: "0", kind: .audio, direction: media.direction, codecs: [.opus()]))
         }
-        if case .video(let codec, _, _, _, _, _) = media.video {
+        if case .video(let codec, _, _, _, _, _, _) = media.video {
             let capability: CodecCapability = switch codec {
             case .h264: .h264()
             case .vp9: .vp9()
@@ -127,7 +127,7 @@ final class MediaCall {
     private func observer(for frame: ReceivedFrame) -> ReceivedStreamObserver {
         if let existing = observers[frame.mid] { return existing }
         var published: String?
-        if case .video(_, let width, let height, _, _, _) = media.video { published = "\(width)x\(height)" }
+        if case .video(_, let width, let height, _, _, _, _) = media.video { published = "\(width)x\(height)" }
         let observer = ReceivedStreamObserver(codec: frame.codec, publishedResolution: frame.codec.isVideo ? published : nil,
                                               frameRate: frameRate(of: frame.codec),
                                               decode: media.decode)
@@ -138,7 +138,7 @@ final class MediaCall {
     /// Frames a second of what is received in `codec`: the video rate this call sends (the
     /// scenario's), and 50 for Opus (20 ms packets).
     private func frameRate(of codec: PeerCodec) -> Double {
-        if codec.isVideo, case .video(_, _, _, let fps, _, _) = media.video { return Double(fps) }
+        if codec.isVideo, case .video(_, _, _, let fps, _, _, _) = media.video { return Double(fps) }
         return codec.isVideo ? 30 : 50
     }
 

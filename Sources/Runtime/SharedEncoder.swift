@@ -17,7 +17,7 @@ public final class SharedEncoder: @unchecked Sendable {
     public enum Track: Hashable, Sendable {
         /// Generated frames encoded with `codec`, or with `file` a user's content: a .y4m
         /// encoded like the pattern, or an .ivf / Annex-B .h264 file sent as it is, looped.
-        case video(codec: MediaCodec, width: Int, height: Int, fps: Int, bitrate: Int, file: String?)
+        case video(codec: MediaCodec, width: Int, height: Int, fps: Int, bitrate: Int, keyframeInterval: Int, file: String?)
         case audio(channels: Int, bitrate: Int)
     }
 
@@ -71,10 +71,10 @@ public final class SharedEncoder: @unchecked Sendable {
     private func encodeLoop() {
         do {
             switch track {
-            case .video(let codec, _, _, let fps, let bitrate, let file?):
-                try sendFile(file, codec: codec, fps: fps, bitrate: bitrate)
-            case .video(let codec, let width, let height, let fps, let bitrate, nil):
-                try encodeVideo(codec: codec, width: width, height: height, fps: fps, bitrate: bitrate)
+            case .video(let codec, _, _, let fps, let bitrate, let keyframeInterval, let file?):
+                try sendFile(file, codec: codec, fps: fps, bitrate: bitrate, keyframeInterval: keyframeInterval)
+            case .video(let codec, let width, let height, let fps, let bitrate, let keyframeInterval, nil):
+                try encodeVideo(codec: codec, width: width, height: height, fps: fps, bitrate: bitrate, keyframeInterval: keyframeInterval)
             case .audio(let channels, let bitrate):
                 try encodeAudio(channels: channels, bitrate: bitrate)
             }
@@ -83,8 +83,8 @@ public final class SharedEncoder: @unchecked Sendable {
         }
     }
 
-    private func encodeVideo(codec: MediaCodec, width: Int, height: Int, fps: Int, bitrate: Int) throws {
-        let encoder = try VideoEncoderConfig(codec: codec, bitrate: bitrate, frameRate: Double(fps)).makeEncoder()
+    private func encodeVideo(codec: MediaCodec, width: Int, height: Int, fps: Int, bitrate: Int, keyframeInterval: Int) throws {
+        let encoder = try VideoEncoderConfig(codec: codec, bitrate: bitrate, frameRate: Double(fps), keyframeInterval: keyframeInterval).makeEncoder()
         var source = VideoSource()
         let peerCodec = PeerCodec(rawValue: codec.rawValue) ?? .vp8
         var lastForced: Instant?
@@ -101,14 +101,14 @@ public final class SharedEncoder: @unchecked Sendable {
     /// A user's file as the source: .y4m frames go through the encoder like the pattern
     /// (looped); .ivf and .h264 frames are sent as they are, looped, their RTP timestamps
     /// continuing across the loop. Keyframe requests reach only the .y4m encoder.
-    private func sendFile(_ path: String, codec: MediaCodec, fps: Int, bitrate: Int) throws {
+    private func sendFile(_ path: String, codec: MediaCodec, fps: Int, bitrate: Int, keyframeInterval: Int) throws {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let interval = Duration.nanoseconds(1_000_000_000 / Int64(max(1, fps)))
         let ticks = UInt32(90_000 / max(1, fps))
         let peerCodec = PeerCodec(rawValue: codec.rawValue) ?? .vp8
         if path.hasSuffix(".y4m") {
             let reader = try Y4mReader(bytes: bytes)
-            let encoder = try VideoEncoderConfig(codec: codec, bitrate: bitrate, frameRate: Double(fps)).makeEncoder()
+            let encoder = try VideoEncoderConfig(codec: codec, bitrate: bitrate, frameRate: Double(fps), keyframeInterval: keyframeInterval).makeEncoder()
             var lastForced: Instant?
             try paced(interval: interval) { index, captureTime in
                 if keyframeDue(now: captureTime, lastForced: &lastForced) { encoder.requestKeyframe() }

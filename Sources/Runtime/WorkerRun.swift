@@ -124,7 +124,7 @@ public final class WorkerRun {
             let kind: WHIPCallSetup.Kind = target.kind == .whip ? .whip : .whep
             return driver { offer in WHIPCallSetup(kind: kind, endpoint: endpoint, offer: offer ?? "", token: target.bearerToken) }
         case .janus:
-            let video: MediaCodec? = if case .video(let codec, _, _, _, _, _)? = settings.media.video { codec } else { nil }
+            let video: MediaCodec? = if case .video(let codec, _, _, _, _, _, _)? = settings.media.video { codec } else { nil }
             return janus(try .forPeer(target: target, role: role, stream: stream, display: settings.id, video: video, groupIndex: groupIndex))
         case .builtinRoom, .room:
             throw TargetError("groups[\(groupIndex)]: role \"\(role.rawValue)\" needs a media server target (srs, whip, whep, janus)")
@@ -166,7 +166,8 @@ public final class WorkerRun {
                 throw TargetError("groups[\(groupIndex)].media.video.file: \(file): \(error)")
             }
         }
-        return .video(codec: codec, width: width, height: height, fps: fps, bitrate: bitrate, file: video?.file)
+        let keyframeInterval = video?.keyframeIntervalS.map { max(1, Int(($0 * Double(fps)).rounded())) } ?? VideoEncoderConfig.defaultKeyframeInterval
+        return .video(codec: codec, width: width, height: height, fps: fps, bitrate: bitrate, keyframeInterval: keyframeInterval, file: video?.file)
     }
 
     /// The group's audio with the documented defaults (Opus mono, 32 kbps).

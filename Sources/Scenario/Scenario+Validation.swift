@@ -163,6 +163,9 @@ extension VideoSettings {
         if let resolution { try Self.validate(resolution, path: "\(path).resolution") }
         if let fps { try check((1...120).contains(fps), "\(path).fps", "\(fps) must be from 1 to 120") }
         if let bitrate = bitrateKbps { try Self.validate(bitrateKbps: bitrate, path: "\(path).bitrate_kbps") }
+        if let interval = keyframeIntervalS {
+            try check(interval >= 0.1 && interval <= 3600, "\(path).keyframe_interval_s", "\(interval) must be from 0.1 to 3600 seconds")
+        }
         if let file {
             let kind = URL(fileURLWithPath: file).pathExtension.lowercased()
             try check(["y4m", "ivf", "h264", "264"].contains(kind), "\(path).file", "\"\(file)\" is not a .y4m, .ivf or .h264 file")

@@ -161,6 +161,9 @@ public struct VideoSettings: Codable, Equatable, Sendable {
     public var resolution: Resolution?
     public var fps: Int?
     public var bitrateKbps: Int?
+    /// Seconds from one keyframe to the next, unless a receiver asks for one sooner
+    /// (PLI/FIR). Default: 300 frames (10 s at 30 fps).
+    public var keyframeIntervalS: Double?
     /// The user's content instead of the test pattern: a .y4m (encoded with `codec`), or an
     /// .ivf (VP8/VP9) or Annex-B .h264 file sent as it is; looped.
     public var file: String?

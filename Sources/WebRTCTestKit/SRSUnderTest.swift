@@ -69,7 +69,12 @@ public final class OwnSRS: @unchecked Sendable {
 
     /// Starts (or starts again, after `kill`) the server and waits until its API answers.
     public func start() throws {
-        let (status, output) = try ExternalTool.run(script, [workFolder.path, String(apiPort), String(rtcPort)])
+        // The script leaves SRS running in the background. Foundation's Process knows a child
+        // has exited when every holder of a socket it hands the child is gone, so SRS must not
+        // inherit it: descriptors above 2 are closed before the script runs.
+        let closeInheritedThenRun = #"for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done; exec "$0" "$@""#
+        let (status, output) = try ExternalTool.run(URL(fileURLWithPath: "/bin/bash"),
+                                                    ["-c", closeInheritedThenRun, script.path, workFolder.path, String(apiPort), String(rtcPort)])
         guard status == 0, let pidLine = output.split(separator: "\n").first(where: { $0.hasPrefix("SRS_PID=") }),
               let started = Int32(pidLine.dropFirst("SRS_PID=".count)) else {
             throw ExternalToolError("\(script.path) could not start SRS (exit \(status)): \(output)")

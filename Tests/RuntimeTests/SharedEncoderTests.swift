@@ -10,7 +10,7 @@ import XCTest
 final class SharedEncoderTests: XCTestCase {
     func testARequestInsideTheSpacingIsHonouredWhenTheSpacingEnds() throws {
         let loop = try EventLoop()
-        let encoder = SharedEncoder(track: .video(codec: .vp8, width: 160, height: 90, fps: 30, bitrate: 150_000, file: nil), loop: loop)
+        let encoder = SharedEncoder(track: .video(codec: .vp8, width: 160, height: 90, fps: 30, bitrate: 150_000, keyframeInterval: 300, file: nil), loop: loop)
         defer { encoder.stop() }
         var keyframes: [Instant] = []
         var frames = 0
