@@ -79,6 +79,20 @@ final class ScenarioValidationTests: XCTestCase {
         }
     }
 
+    /// Issue 21 item 4: every cell is also judged on `failed_peers == 0` and
+    /// `connected_peers > 0`, each unless a threshold of the scenario names that figure.
+    func testTheVerdictImpliesNoFailedPeerAndSomeConnectedPeerUnlessAThresholdSaysOtherwise() throws {
+        func judged(_ thresholds: String) throws -> [String] {
+            try ScenarioLoader.load(text: Self.base, overrides: ["thresholds=\(thresholds)"]).scenario.judgedThresholds
+                .map { $0.spec.expr + ($0.implied ? " (implied)" : "") }
+        }
+        XCTAssertEqual(try judged("[]"), ["failed_peers == 0 (implied)", "connected_peers > 0 (implied)"])
+        XCTAssertEqual(try judged("['setup_ms.p95 < 500']"),
+                       ["setup_ms.p95 < 500", "failed_peers == 0 (implied)", "connected_peers > 0 (implied)"])
+        XCTAssertEqual(try judged("['failed_peers < 10']"), ["failed_peers < 10", "connected_peers > 0 (implied)"])
+        XCTAssertEqual(try judged("['connected_peers >= 0', 'failed_peers <= 3']"), ["connected_peers >= 0", "failed_peers <= 3"])
+    }
+
     func testUnknownKeysAreReportedWithASuggestion() {
         let typo = Self.base.replacingOccurrences(of: "count: 4", with: "cuont: 4")
         XCTAssertEqual(message(typo), "groups[0].cuont: unknown key; did you mean \"count\"?")
