@@ -212,6 +212,8 @@ public final class MediaFanout {
     /// Frames the encoders fell behind on: the media the run asked for could not be made
     /// in real time (a 4K encode on two cores, say).
     public var lateFrames: Int { encoders.values.reduce(0) { $0 + $1.lateFrames } }
+    /// Frames the encoders made, late or not: what `lateFrames` is a share of.
+    public var encodedFrames: Int { encoders.values.reduce(0) { $0 + $1.encodedFrames } }
     /// CPU time of every encoder thread: what encoding once costs, whatever the fan-out.
     public var encoderCPUSeconds: Double { encoders.values.reduce(0) { $0 + $1.cpuSeconds } }
     public var errors: [String] { encoders.values.compactMap(\.error) }

@@ -33,5 +33,7 @@ public struct WorkerResult: Codable, Sendable {
     /// Frames this worker's encoders made later than their frame interval (the machine
     /// could not encode the tracks in real time), and encoder failures.
     public var lateFrames: Int
+    /// Frames this worker's encoders made, late or not.
+    public var encodedFrames: Int
     public var encoderErrors: [String]
 }

@@ -48,7 +48,7 @@ public final class WorkerRun {
             // whatever the worker count.
             let seed = scenario.effectiveSeed &+ (UInt64(peer.group) << 33 | UInt64(peer.index) << 1
                 | (peer.side == .callee ? 1 : 0)) &* 0x9E37_79B9
-            let id = "g\(peer.group)-\(peer.index)" + (peer.side == .single ? "" : "-\(peer.side.rawValue)")
+            let id = peer.id
             let decode = Self.isSampled(peer, percent: scenario.run?.decodeSamplePct ?? 5)
             let ice = try ICEConfiguration(group.ice, groupIndex: peer.group)
             switch group.role {
