@@ -131,6 +131,9 @@ extension PeerGroup {
         }
         if let video = media?.video { try video.validate(path: "\(path).media.video", target: target) }
         if let audio = media?.audio { try audio.validate(path: "\(path).media.audio") }
+        if let timeout = media?.receiveTimeoutS {
+            try check(timeout > 0 && timeout <= 3_600, "\(path).media.receive_timeout_s", "\(formatNumber(timeout)) must be more than 0 and at most 3600")
+        }
         if let ice { try ice.validate(path: "\(path).ice") }
         if let impairment {
             try impairment.send?.validate(path: "\(path).impairment.send")

@@ -405,6 +405,39 @@ final class CallRunTests: XCTestCase {
         XCTAssertTrue(MarkdownSummary.render(report).contains("Warning: default: the encoders fell behind"))
     }
 
+    /// Issue 21 item 4b: a callee that is sent no video (its caller's .ivf holds no frame)
+    /// fails in phase `media` with "no video received": within its group's receive timeout
+    /// after setup (1 s), or by its planned end (the 5 s default is longer than this run).
+    /// The callers receive nothing by design (one-way calls): that is no failure.
+    func testACalleeThatReceivesNoVideoFailsWithinItsTimeoutOrByItsEnd() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("silent-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let file = out.appendingPathComponent("empty.ivf")
+        try Data(IvfWriter(codec: .vp8, resolution: Media.Resolution(width: 320, height: 180)).bytes).write(to: file)
+        let text = """
+        { name: "silent", duration_s: 4, target: { kind: "builtin-room" },
+          groups: [{ role: "pair", one_way: true, count: 1,
+                     media: { video: { file: "\(file.path)" }, audio: { enabled: false }, receive_timeout_s: 1 } },
+                   { role: "pair", one_way: true, count: 1, media: { video: { file: "\(file.path)" }, audio: { enabled: false } } }] }
+        """
+        let (report, outcome) = ScenarioRunner(loaded: try ScenarioLoader.load(text: text),
+                                               options: .init(folder: out, version: "test", progress: { _ in })).run()
+        XCTAssertEqual(outcome, .thresholdsFailed)
+        let peers = try XCTUnwrap(report.cells.first?.peers)
+        // The first callee hangs up when it fails, which ends its caller's call early too.
+        let callers = peers.filter { $0.role == "caller" }.sorted { $0.group < $1.group }
+        XCTAssertEqual(callers.map(\.outcome), [.failed, .completed])
+        XCTAssertEqual(callers.first?.failureReason, "the other side closed the call (DTLS close_notify)")
+        let callees = peers.filter { $0.role == "callee" }.sorted { $0.group < $1.group }
+        XCTAssertEqual(callees.map(\.outcome), [.failed, .failed])
+        XCTAssertEqual(callees.map(\.failedPhase), ["media", "media"])
+        XCTAssertEqual(callees.map(\.failureReason), ["no video received within 1.0 seconds of setup", "no video received by its planned end"])
+        let setup = try XCTUnwrap(callees.first?.phases["setup_ms"])
+        XCTAssertEqual(try XCTUnwrap(callees.first?.endedAtMs) - (callees.first?.startedAtMs ?? 0), setup + 1000, accuracy: 300,
+                       "failed a second after setup")
+    }
+
     /// Issue 4: a user's pre-encoded .ivf is sent as it is, looped, and players receive it
     /// at the file's size; a missing file stops the run naming the field.
     func testAnIVFFileIsSentAsItIsAndItsSizeIsWhatPlayersSee() throws {
