@@ -299,9 +299,9 @@ public final class ScenarioRunner {
         }
         let workerReports = results.keys.sorted().compactMap { results[$0]?.report }
         let late = results.values.reduce(0) { $0 + $1.lateFrames }
-        let encoded = results.values.reduce(0) { $0 + $1.encodedFrames }
-        if Self.encodersFellBehind(late: late, encoded: encoded) {
-            warnings.append("\(cell.label): the encoders fell behind real time by \(late) of \(encoded) frames: this machine cannot encode "
+        let due = results.values.reduce(0) { $0 + $1.framesDue }
+        if Self.encodersFellBehind(late: late, due: due) {
+            warnings.append("\(cell.label): the encoders fell behind real time by \(late) of \(due) frames: this machine cannot encode "
                             + "the scenario's tracks at their frame rate; lower the resolution or fps, or use fewer distinct tracks per worker")
         }
         warnings.append(contentsOf: Set(results.values.flatMap(\.encoderErrors)).sorted().map { "\(cell.label): encoder failed: \($0)" })
@@ -371,9 +371,9 @@ public final class ScenarioRunner {
             + "coordinator \(Self.format(lag)) ms"
     }
 
-    /// Late frames are a finding when they are more than 1 % of the frames made: a frame or
+    /// Late frames are a finding when they are more than 1 % of the frames due: a frame or
     /// two made late on a busy machine (a scheduler hiccup) shows in no received figure.
-    static func encodersFellBehind(late: Int, encoded: Int) -> Bool { late * 100 > encoded }
+    static func encodersFellBehind(late: Int, due: Int) -> Bool { late * 100 > due }
 
     static func format(_ value: Double) -> String { String(format: value >= 100 ? "%.0f" : "%.1f", value) }
 }

@@ -89,6 +89,7 @@ public final class WorkerSession {
             return
         }
         isDone = true
+        let pace = fanout.pace(at: loop.now())
         fanout.stopAll()
         if let sampler { loop.cancel(sampler) }
         let wall = max(1e-3, (loop.now() - recorder.runStart).milliseconds / 1000)
@@ -108,7 +109,7 @@ public final class WorkerSession {
                                   cpuUsPerPacket: sent + received > 0 ? (cpu - encoderCPU) / Double(sent + received) * 1e6 : nil,
                                   cpuMsPerPeerSecond: peerSeconds > 0 ? (cpu - encoderCPU) / peerSeconds * 1000 : nil)
         onMessage(WorkerMessage(result: WorkerResult(metrics: recorder.metrics, report: report, abortedBy: abortedBy,
-                                                     lateFrames: fanout.lateFrames, encodedFrames: fanout.encodedFrames,
+                                                     lateFrames: pace.behind, framesDue: pace.due,
                                                      encoderErrors: fanout.errors)))
     }
 }
