@@ -19,7 +19,8 @@ public struct PeerRecord: Codable, Equatable, Sendable {
     /// `signaling_ms`, `ice_ms`, `dtls_ms`, `first_packet_ms`, `first_frame_ms`, `setup_ms`, `join_ms`.
     public var phases: [String: Double]
     public var outcome: Outcome
-    /// The phase it failed in (`signaling`, `ice`, `dtls`, `media`).
+    /// The phase it failed in (`signaling`, `ice`, `dtls`; `connected` for a call or a
+    /// room membership lost after setup; `media` for media that did not arrive).
     public var failedPhase: String?
     /// In the server's own words where there are some ("SRS answered code 400").
     public var failureReason: String?
@@ -30,6 +31,13 @@ public struct PeerRecord: Codable, Equatable, Sendable {
     public var sentStreams: [SentStreamRecord]?
     /// The browser at the other end's own figures, when the partner was a browser.
     public var browser: BrowserStats?
+
+    /// Its one final state as `connected_peers` counts it: it finished setup (WebRTC peers:
+    /// set up; members: joined) and did not fail afterwards. A failed peer is only in
+    /// `failed_peers`; a peer interrupted before setup is in neither.
+    public var endedConnected: Bool {
+        outcome != .failed && (phases["setup_ms"] != nil || phases["join_ms"] != nil)
+    }
 
     public init(id: String, group: Int, role: String, startedAtMs: Double, endedAtMs: Double, phases: [String: Double] = [:],
                 outcome: Outcome, failedPhase: String? = nil, failureReason: String? = nil, candidatePair: String? = nil,

@@ -9,6 +9,7 @@ public enum ReportCommand: Subcommand {
         options: [
             .value("tolerance", "PERCENT", default: "10", "compare: how much worse a figure may get before it is a regression."),
             .value("out", "PATH", "compare: also write the comparison here (Markdown); merge: the merged report folder (required)."),
+            .flag("allow-different", "compare: compare runs of different scenarios (refused otherwise, exit 3)."),
         ],
         positionals: [
             .init("ACTION", "compare OLD NEW | merge DIR... | render DIR"),
@@ -28,8 +29,12 @@ public enum ReportCommand: Subcommand {
             switch (action, paths.count) {
             case ("compare", 2):
                 let tolerance = try arguments.double("tolerance", in: 0...10_000) ?? 10
-                let comparison = ReportComparison(old: try ReportWriter.read(paths[0]), new: try ReportWriter.read(paths[1]),
-                                                  tolerancePct: tolerance)
+                let (old, new) = (try ReportWriter.read(paths[0]), try ReportWriter.read(paths[1]))
+                if let refusal = ReportComparison.refusal(old: old, new: new, allowDifferent: arguments.flag("allow-different")) {
+                    console.error("error: cannot compare \(paths[0]) with \(paths[1]): \(refusal)")
+                    return .couldNotRun
+                }
+                let comparison = ReportComparison(old: old, new: new, tolerancePct: tolerance)
                 console.out(comparison.markdown)
                 if let out = arguments.string("out") { try Data(comparison.markdown.utf8).write(to: URL(fileURLWithPath: out)) }
                 return comparison.regressions.isEmpty ? .success : .thresholdFailed

@@ -39,6 +39,8 @@ public final class CallPeer: PeerDriver {
         /// When both sides are planned to stop; the other side closing within a second of
         /// it ends the call as completed.
         public var plannedStop: Instant?
+        /// How long after setup what it receives may take to arrive.
+        public var receiveTimeout: Duration = .seconds(5)
     }
 
     public enum Partner: Sendable {
@@ -67,7 +69,8 @@ public final class CallPeer: PeerDriver {
         self.loop = loop
         self.settings = settings
         let call = MediaCall(loop: loop, recorder: recorder, fanout: fanout,
-                             media: .init(video: settings.video, audio: settings.audio, direction: settings.direction, decode: settings.decode))
+                             media: .init(video: settings.video, audio: settings.audio, direction: settings.direction, decode: settings.decode,
+                                          receiveTimeout: settings.receiveTimeout))
         life = MediaPeerLifecycle(loop: loop, recorder: recorder, call: call,
                                   identity: .init(id: settings.id, group: settings.group, role: settings.role),
                                   setupTimeout: settings.setupTimeout, remote: "the other side")

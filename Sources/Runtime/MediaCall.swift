@@ -18,12 +18,15 @@ final class MediaCall {
         var direction: MediaDirection
         /// Fully decode what this peer receives (the sampled streams, `run.decode_sample_pct`).
         var decode = false
+        /// How long after setup each kind this call receives may take to arrive
+        /// (`media.receive_timeout_s`).
+        var receiveTimeout: Duration = .seconds(5)
     }
 
     private let loop: EventLoop
     private let recorder: RunRecorder
     private let fanout: MediaFanout
-    private let media: Media
+    let media: Media
     private(set) var host: PeerHost?
     private var encoders: [(kind: MediaKind, encoder: SharedEncoder)] = []
     private var registeredSsrcs: [UInt32] = []
@@ -140,6 +143,15 @@ final class MediaCall {
     private func frameRate(of codec: PeerCodec) -> Double {
         if codec.isVideo, case .video(_, _, _, let fps, _, _, _) = media.video { return Double(fps) }
         return codec.isVideo ? 30 : 50
+    }
+
+    /// The kinds the call was negotiated to receive (its own direction after the answer)
+    /// of which no packet has arrived, video first.
+    var kindsNotReceived: [MediaKind] {
+        guard let peer else { return [] }
+        let arrived = peer.stats(now: loop.now()).received.filter { $0.rtp.packetsReceived > 0 }.map { $0.codec.isVideo ? MediaKind.video : .audio }
+        let expected = peer.sections.filter(\.direction.receives).map(\.kind)
+        return [MediaKind.video, .audio].filter { expected.contains($0) && !arrived.contains($0) }
     }
 
     /// Stops sending media; the call stays up and goes on receiving.

@@ -4,7 +4,8 @@ import Report
 import RTCBase
 
 /// The life every media driver shares, whatever its signaling: waiting, connecting
-/// (bounded by a setup timeout), connected once ICE and DTLS are up, then ended exactly
+/// (bounded by a setup timeout), connected once ICE and DTLS are up (and failed when a kind
+/// it receives has not arrived within the receive timeout, or by its end), then ended exactly
 /// once with its record: the phases and streams of its `MediaCall`, the outcome, and the
 /// phase and reason of a failure. Drivers add their own teardown and phases in `onEnd`.
 final class MediaPeerLifecycle {
@@ -22,6 +23,7 @@ final class MediaPeerLifecycle {
     private let identity: Identity
     private let setupTimeout: Duration
     private var setupTimer: TimerID?
+    private var receiveTimer: TimerID?
     /// From then on the other side closing the call is its planned end, not a failure: both
     /// sides of a pair stop at the same planned time, and the first to act closes the call
     /// (the two may sit in different worker processes, a few milliseconds apart).
@@ -41,6 +43,11 @@ final class MediaPeerLifecycle {
             guard let self, self.state == .connecting else { return }
             self.state = .connected
             if let setupTimer = self.setupTimer { self.loop.cancel(setupTimer) }
+            let timeout = call.media.receiveTimeout
+            self.receiveTimer = self.loop.schedule(after: timeout) { [weak self] in
+                guard let self, self.state == .connected, let missing = self.nothingReceived else { return }
+                self.end(.failed, phase: "media", reason: "\(missing) within \(timeout) of setup")
+            }
         }
         call.onFailed = { [weak self] failure in
             guard let self else { return }
@@ -50,10 +57,26 @@ final class MediaPeerLifecycle {
         call.onRemoteClosed = { [weak self] in
             guard let self else { return }
             if let expected = self.remoteEndExpected, self.loop.now() >= expected {
-                self.end(.completed, phase: nil, reason: nil)
+                self.complete()
             } else {
                 self.end(.failed, phase: "connected", reason: "\(remote) closed the call (DTLS close_notify)")
             }
+        }
+    }
+
+    /// "no video received" (or audio, or both) when a kind the call receives has not
+    /// arrived; nil when everything expected came.
+    private var nothingReceived: String? {
+        let missing = call.kindsNotReceived
+        return missing.isEmpty ? nil : missing.map { "no \($0) received" }.joined(separator: " and ")
+    }
+
+    /// A planned end: completed, unless what it should have received never came.
+    private func complete() {
+        if let missing = nothingReceived {
+            end(.failed, phase: "media", reason: "\(missing) by its planned end")
+        } else {
+            end(.completed, phase: nil, reason: nil)
         }
     }
 
@@ -80,7 +103,7 @@ final class MediaPeerLifecycle {
             end(interrupted ? .interrupted : .failed, phase: settingUpPhase,
                 reason: interrupted ? nil : "still setting up at its planned end")
         case .connected:
-            end(interrupted ? .interrupted : .completed, phase: nil, reason: nil)
+            if interrupted { end(.interrupted, phase: nil, reason: nil) } else { complete() }
         case .ended:
             return
         }
@@ -90,6 +113,7 @@ final class MediaPeerLifecycle {
         if case .ended = state { return }
         state = .ended(outcome)
         if let setupTimer { loop.cancel(setupTimer) }
+        if let receiveTimer { loop.cancel(receiveTimer) }
         let now = loop.now()
         let (phases, streams, sent, pair) = call.finish(startedAt: startedAt)
         var record = PeerRecord(id: identity.id, group: identity.group, role: identity.role,

@@ -48,9 +48,10 @@ public final class WorkerRun {
             // whatever the worker count.
             let seed = scenario.effectiveSeed &+ (UInt64(peer.group) << 33 | UInt64(peer.index) << 1
                 | (peer.side == .callee ? 1 : 0)) &* 0x9E37_79B9
-            let id = "g\(peer.group)-\(peer.index)" + (peer.side == .single ? "" : "-\(peer.side.rawValue)")
+            let id = peer.id
             let decode = Self.isSampled(peer, percent: scenario.run?.decodeSamplePct ?? 5)
             let ice = try ICEConfiguration(group.ice, groupIndex: peer.group)
+            let receiveTimeout = Duration.milliseconds(Int64(((group.media?.receiveTimeoutS ?? MediaSettings.defaultReceiveTimeoutS) * 1000).rounded()))
             switch group.role {
             case .member:
                 let settings = RoomMemberPeer.Settings(
@@ -65,7 +66,8 @@ public final class WorkerRun {
                     impairment: (group.impairment?.send, group.impairment?.receive), ice: ice, decode: decode,
                     partner: group.partner == .chromium ? .browser : .rtcswarm,
                     direction: group.oneWay ?? false ? (peer.side == .callee ? .recvonly : .sendonly) : .sendrecv,
-                    plannedStop: group.partner == .external ? nil : recorder.runStart + .milliseconds(peer.stopMs))
+                    plannedStop: group.partner == .external ? nil : recorder.runStart + .milliseconds(peer.stopMs),
+                    receiveTimeout: receiveTimeout)
                 peers.append(CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout))
             case .publisher, .player, .echo:
                 let direction: MediaDirection = group.role == .publisher ? .sendonly : group.role == .player ? .recvonly : .sendrecv
@@ -73,7 +75,7 @@ public final class WorkerRun {
                     id: id, group: peer.group, role: group.role.rawValue, seed: seed, localAddress: Self.localAddress(group),
                     media: MediaCall.Media(video: try Self.videoTrack(group, target: scenario.target, groupIndex: peer.group),
                                            audio: Self.audioTrack(group),
-                                           direction: direction, decode: decode),
+                                           direction: direction, decode: decode, receiveTimeout: receiveTimeout),
                     impairment: (group.impairment?.send, group.impairment?.receive), ice: ice)
                 peers.append(try Self.serverPeer(for: scenario.target, role: group.role, stream: peer.stream ?? "livestream",
                                                  endpoint: target.endpoint, settings: settings, tls: tls, seed: seed, loop: loop,

@@ -126,9 +126,14 @@ extension PeerGroup {
             try check(start >= 0 && start < scenarioDuration, "\(path).start_s", "\(formatNumber(start)) must be from 0 to less than the run's duration_s (\(formatNumber(scenarioDuration)))")
         }
         if let duration = durationS { try check(duration > 0, "\(path).duration_s", "\(formatNumber(duration)) must be more than 0") }
-        if let arrival { try arrival.validate(path: "\(path).arrival", count: count) }
+        if let arrival {
+            try arrival.validate(path: "\(path).arrival", count: count, groupStart: startS ?? 0, runDuration: scenarioDuration)
+        }
         if let video = media?.video { try video.validate(path: "\(path).media.video", target: target) }
         if let audio = media?.audio { try audio.validate(path: "\(path).media.audio") }
+        if let timeout = media?.receiveTimeoutS {
+            try check(timeout > 0 && timeout <= 3_600, "\(path).media.receive_timeout_s", "\(formatNumber(timeout)) must be more than 0 and at most 3600")
+        }
         if let ice { try ice.validate(path: "\(path).ice") }
         if let impairment {
             try impairment.send?.validate(path: "\(path).impairment.send")
@@ -141,13 +146,21 @@ extension PeerGroup {
 }
 
 extension Arrival {
-    func validate(path: String, count: Int) throws(ScenarioError) {
+    /// Each stage must end by the run's end: a ramp the run never reaches is a mistake in
+    /// the file (often a `duration_s` override that forgot the stages).
+    func validate(path: String, count: Int, groupStart: Double, runDuration: Double) throws(ScenarioError) {
         try check((ratePerS == nil) != (stages == nil), path, "give either rate_per_s or stages, not both and not neither")
         if let rate = ratePerS { try check(rate > 0 && rate <= 100_000, "\(path).rate_per_s", "\(formatNumber(rate)) must be more than 0 and at most 100000") }
         guard let stages else { return }
         try check(!stages.isEmpty, "\(path).stages", "needs at least one stage")
+        var end = groupStart
         for (index, stage) in stages.enumerated() {
             try check(stage.durationS > 0, "\(path).stages[\(index)].duration_s", "\(formatNumber(stage.durationS)) must be more than 0")
+            end += stage.durationS
+            try check(end <= runDuration + 1e-6, "\(path).stages[\(index)].duration_s",
+                      "\(formatNumber(stage.durationS)) makes stage \(index + 1) end at \(formatNumber(end)) s (the group's start_s "
+                      + "\(formatNumber(groupStart)) plus the stages so far), after the run's duration_s (\(formatNumber(runDuration))); "
+                      + "shorten the stages or lengthen duration_s")
             try check((0...count).contains(stage.target), "\(path).stages[\(index)].target",
                       "\(stage.target) must be from 0 to the group's count (\(count))")
         }

@@ -150,6 +150,11 @@ public struct Arrival: Codable, Equatable, Sendable {
 public struct MediaSettings: Codable, Equatable, Sendable {
     public var video: VideoSettings?
     public var audio: AudioSettings?
+    /// Seconds after setup by which each kind a peer receives must have arrived (default 5);
+    /// a kind that has not fails the peer ("no video received").
+    public var receiveTimeoutS: Double?
+
+    public static let defaultReceiveTimeoutS = 5.0
 }
 
 public struct VideoSettings: Codable, Equatable, Sendable {

@@ -5,14 +5,15 @@ import RtcswarmCLI
 import XCTest
 
 final class ReportCommandTests: XCTestCase {
-    private func writeReport(setup: [Double]) throws -> String {
+    private func writeReport(setup: [Double], _ change: (inout RunReport) -> Void = { _ in }) throws -> String {
         var metrics = MetricSet()
         for value in setup { metrics.record(value, in: .setupMs) }
-        let report = RunReport(rtcswarmVersion: Rtcswarm.version, scenarioName: "s", resolvedScenario: "{}", seed: 1,
+        var report = RunReport(rtcswarmVersion: Rtcswarm.version, scenarioName: "s", resolvedScenario: "{}", seed: 1,
                                startedAt: "2026-11-29T00:00:00Z", durationS: 10,
                                cells: [CellReport(label: "default", metrics: metrics,
                                                   thresholds: [ThresholdOutcome(expr: "setup_ms.max < 10000", passed: true, measured: setup.max())])],
                                workers: [])
+        change(&report)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("r-\(UUID().uuidString)")
         try ReportWriter.write(report, to: folder)
         addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
@@ -26,6 +27,35 @@ final class ReportCommandTests: XCTestCase {
         XCTAssertEqual(Rtcswarm.main(["report", "compare", fast, slow], console: captured.console), .thresholdFailed)
         XCTAssertTrue(captured.out.contains("| default | `setup_ms.p50` | 100 | 300 | +200 % | **REGRESSION** |"), captured.out)
         XCTAssertEqual(Rtcswarm.main(["report", "compare", slow, fast], console: CapturedConsole().console), .success)
+    }
+
+    /// Issue 21 item 6: an interrupted, aborted or invalid run is no baseline match on either
+    /// side, and runs of different scenarios are compared only with --allow-different; each
+    /// refusal exits 3 (could not run) saying why, and prints no "No regressions".
+    func testCompareRefusesAnUnfinishedRunAndAnotherScenarioUnlessAllowed() throws {
+        let baseline = try writeReport(setup: [100])
+        let cases: [((inout RunReport) -> Void, String)] = [
+            ({ $0.interrupted = true }, "NEW was interrupted before its planned end"),
+            ({ $0.abortReason = "worker 1 died (signal 9) at 8.1 s" }, "NEW was aborted (worker 1 died (signal 9) at 8.1 s)"),
+            ({ $0.invalidReason = "event-loop lag p99 80 ms in worker 0 exceeds 50 ms" }, "NEW is invalid: the harness saturated"),
+            ({ $0.scenarioName = "other" }, "OLD ran scenario \"s\" and NEW ran \"other\"; compare runs of one scenario, or pass --allow-different"),
+        ]
+        for (change, says) in cases {
+            let new = try writeReport(setup: [100], change)
+            let captured = CapturedConsole()
+            XCTAssertEqual(Rtcswarm.main(["report", "compare", baseline, new], console: captured.console), .couldNotRun, says)
+            XCTAssertTrue(captured.error.hasPrefix("error: cannot compare \(baseline) with \(new): "), captured.error)
+            XCTAssertTrue(captured.error.contains(says), captured.error)
+            XCTAssertFalse(captured.out.contains("No regressions"), captured.out)
+        }
+        let interrupted = try writeReport(setup: [100]) { $0.interrupted = true }
+        let reversed = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["report", "compare", interrupted, baseline], console: reversed.console), .couldNotRun)
+        XCTAssertTrue(reversed.error.contains("OLD was interrupted"), reversed.error)
+        let other = try writeReport(setup: [100]) { $0.scenarioName = "other" }
+        let allowed = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["report", "compare", baseline, other, "--allow-different"], console: allowed.console), .success)
+        XCTAssertTrue(allowed.out.contains("No regressions"), allowed.out)
     }
 
     func testMergeWritesAFolderWithEveryFile() throws {

@@ -56,6 +56,9 @@ final class ScenarioValidationTests: XCTestCase {
             (["target.url=http://x"], "target.url: builtin-room starts its own server on loopback; remove url or use kind \"room\""),
             (["groups[1].arrival.stages=[{duration_s: 5, target: 3}]"], "groups[1].arrival: give either rate_per_s or stages, not both and not neither"),
             (["groups[1].arrival={stages: [{duration_s: 5, target: 30}]}"], "groups[1].arrival.stages[0].target: 30 must be from 0 to the group's count (10)"),
+            (["groups[1].start_s=2", "groups[1].arrival={stages: [{duration_s: 20, target: 10}, {duration_s: 8.5, target: 10}]}"],
+             "groups[1].arrival.stages[1].duration_s: 8.5 makes stage 2 end at 30.5 s (the group's start_s 2 plus the stages so far), "
+             + "after the run's duration_s (30); shorten the stages or lengthen duration_s"),
             (["groups[1].media={audio: {}}"], "groups[1].media: members exchange signaling only; remove media or use role \"pair\""),
             (["thresholds[0]=setup_ms.p95 <"], "thresholds[0]: threshold 'setup_ms.p95 <': expected a number after '<', got the end"),
             (["groups[0].ice={relay_only: true}"], "groups[0].ice.relay_only: relay_only needs a turn: server in ice.servers"),
@@ -74,6 +77,20 @@ final class ScenarioValidationTests: XCTestCase {
         for (overrides, expected) in cases {
             XCTAssertEqual(message(set: overrides), expected, "\(overrides)")
         }
+    }
+
+    /// Issue 21 item 4: every cell is also judged on `failed_peers == 0` and
+    /// `connected_peers > 0`, each unless a threshold of the scenario names that figure.
+    func testTheVerdictImpliesNoFailedPeerAndSomeConnectedPeerUnlessAThresholdSaysOtherwise() throws {
+        func judged(_ thresholds: String) throws -> [String] {
+            try ScenarioLoader.load(text: Self.base, overrides: ["thresholds=\(thresholds)"]).scenario.judgedThresholds
+                .map { $0.spec.expr + ($0.implied ? " (implied)" : "") }
+        }
+        XCTAssertEqual(try judged("[]"), ["failed_peers == 0 (implied)", "connected_peers > 0 (implied)"])
+        XCTAssertEqual(try judged("['setup_ms.p95 < 500']"),
+                       ["setup_ms.p95 < 500", "failed_peers == 0 (implied)", "connected_peers > 0 (implied)"])
+        XCTAssertEqual(try judged("['failed_peers < 10']"), ["failed_peers < 10", "connected_peers > 0 (implied)"])
+        XCTAssertEqual(try judged("['connected_peers >= 0', 'failed_peers <= 3']"), ["connected_peers >= 0", "failed_peers <= 3"])
     }
 
     func testUnknownKeysAreReportedWithASuggestion() {
