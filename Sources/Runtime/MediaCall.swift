@@ -154,6 +154,19 @@ final class MediaCall {
         return [MediaKind.video, .audio].filter { expected.contains($0) && !arrived.contains($0) }
     }
 
+    /// Why a call that was up is no longer, though nobody hung up: the other side stopped
+    /// answering ICE consent checks (RFC 7675 5.1), or the media it received stopped
+    /// `receiveTimeout` or more before `now` (a media server that died sends nothing
+    /// more, long before consent expires). Nil while the call is alive.
+    func connectionLost(now: Instant) -> String? {
+        guard let peer else { return nil }
+        if peer.iceState == .disconnected {
+            return "connection lost: the other side stopped answering ICE consent checks (RFC 7675)"
+        }
+        guard let last = observers.values.compactMap(\.lastArrival).max(), now - last >= media.receiveTimeout else { return nil }
+        return "media stopped: nothing received for the last \(String(format: "%.1f", (now - last).milliseconds / 1000)) s"
+    }
+
     /// Stops sending media; the call stays up and goes on receiving.
     func stopSending() {
         for (_, encoder) in encoders { encoder.unsubscribe(self) }

@@ -71,10 +71,13 @@ final class MediaPeerLifecycle {
         return missing.isEmpty ? nil : missing.map { "no \($0) received" }.joined(separator: " and ")
     }
 
-    /// A planned end: completed, unless what it should have received never came.
+    /// A planned end: completed, unless what it should have received never came or the
+    /// connection was lost on the way.
     private func complete() {
         if let missing = nothingReceived {
             end(.failed, phase: "media", reason: "\(missing) by its planned end")
+        } else if let lost = call.connectionLost(now: loop.now()) {
+            end(.failed, phase: "connected", reason: "\(lost) at its planned end")
         } else {
             end(.completed, phase: nil, reason: nil)
         }

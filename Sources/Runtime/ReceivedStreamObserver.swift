@@ -11,7 +11,8 @@ final class ReceivedStreamObserver {
     let publishedResolution: String?
     private(set) var frames = 0
     private var firstArrival: Instant?
-    private var lastArrival: Instant?
+    /// When the last frame of the stream arrived.
+    private(set) var lastArrival: Instant?
     private var firstTimestamp: UInt32?
     private var lastTimestamp: UInt32?
     /// The sent stream's frame rate, and the gap between complete frames that counts as a

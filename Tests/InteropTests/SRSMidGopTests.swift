@@ -28,6 +28,10 @@ final class SRSMidGopTests: XCTestCase {
             for (first, setup) in zip(firstFrames, setups) {
                 XCTAssertLessThan(first - setup, 1500, "a \(interval) s GOP: first frame \(first) ms after a \(setup) ms setup")
             }
+            for player in players {
+                let video = player.streams.first { $0.kind == "video" }
+                print("srs mid-GOP \(player.id): start \(Int(player.startedAtMs)) ms, packets \(video?.packetsReceived ?? -1), frames \(video?.framesReceived ?? -1), plis \(video?.plis ?? -1), \(player.failureReason ?? "")")
+            }
             print("srs mid-GOP \(interval) s: first_frame_ms \(firstFrames.map { Int($0) }), setup_ms \(setups.map { Int($0) })")
         }
     }
