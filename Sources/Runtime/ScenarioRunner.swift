@@ -237,7 +237,7 @@ public final class ScenarioRunner {
 
         var samples: [TimeSample] = []
         var serverSamples: [ServerSample] = []
-        let statsPoller = serverStatsPoller(loop: loop, target: target)
+        let statsPoller = serverStatsPoller(loop: loop, target: target, streams: Set(plan.peers.compactMap(\.stream)))
         statsPoller?.poll()
         var lastRelayed = 0
         let duration = Double(plan.durationMs) / 1000
@@ -316,12 +316,13 @@ public final class ScenarioRunner {
 
     /// The poller of the target's own figures and version: SRS's API, or Janus's API and
     /// its admin API when the scenario names it (its URL was checked by `validate`; one
-    /// that does not resolve is a warning, not a failed run).
-    private func serverStatsPoller(loop: EventLoop, target: ResolvedTarget) -> ServerStatsPoller? {
+    /// that does not resolve is a warning, not a failed run). `streams` are the run's own
+    /// streams on the server, counted apart from everyone else's.
+    private func serverStatsPoller(loop: EventLoop, target: ResolvedTarget, streams: Set<String>) -> ServerStatsPoller? {
         let scenario = loaded.scenario
         switch scenario.target.kind {
         case .srs:
-            return .srs(loop: loop, target: target)
+            return .srs(loop: loop, target: target, streams: streams)
         case .janus:
             var admin: (target: ResolvedTarget, secret: String)?
             if let janus = scenario.target.janus, let url = janus.adminUrl {

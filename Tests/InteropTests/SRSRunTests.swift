@@ -28,10 +28,13 @@ final class SRSRunTests: XCTestCase {
             XCTAssertGreaterThan(video.framesReceived, 100)
             XCTAssertEqual(video.resolutionSurvival, 100)
         }
-        let server = try XCTUnwrap(run.report.cells.first?.serverSamples.last, "SRS's API was sampled")
+        // SRS's own count of the run's stream, sampled while all four were up.
+        let samples = try XCTUnwrap(run.report.cells.first?.serverSamples, "SRS's API was sampled")
+        XCTAssertEqual(samples.compactMap { $0.values["run_publishers"] }.max(), 1)
+        XCTAssertEqual(samples.compactMap { $0.values["run_players"] }.max(), 3)
         // At least ours: SRS keeps the clients of streams that earlier tests left in its count for a while.
-        XCTAssertGreaterThanOrEqual(try XCTUnwrap(server.values["clients"]), 4)
-        XCTAssertNotNil(server.values["cpu_pct"])
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(samples.last?.values["clients"]), 4)
+        XCTAssertNotNil(samples.last?.values["cpu_pct"])
         XCTAssertEqual(run.report.targetVersion?.hasPrefix("SRS "), true, run.report.targetVersion ?? "no version")
         let metrics = try XCTUnwrap(run.report.cells.first?.metrics)
         print("srs: \(scenario): setup p95 \(metrics.value(at: MetricAddress(.setupMs, .p95)) ?? -1) ms, "
