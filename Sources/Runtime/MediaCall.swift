@@ -21,6 +21,10 @@ final class MediaCall {
         /// How long after setup each kind this call receives may take to arrive
         /// (`media.receive_timeout_s`).
         var receiveTimeout: Duration = .seconds(5)
+        /// End the call as failed as soon as its connection is lost (`connectionLost`),
+        /// checked every second, instead of at its planned end: a peer that will
+        /// reconnect (`groups[].reconnect`) must know at once.
+        var endsWhenLost = false
     }
 
     private let loop: EventLoop

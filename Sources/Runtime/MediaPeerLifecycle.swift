@@ -24,6 +24,7 @@ final class MediaPeerLifecycle {
     private let setupTimeout: Duration
     private var setupTimer: TimerID?
     private var receiveTimer: TimerID?
+    private var lossTimer: TimerID?
     /// From then on the other side closing the call is its planned end, not a failure: both
     /// sides of a pair stop at the same planned time, and the first to act closes the call
     /// (the two may sit in different worker processes, a few milliseconds apart).
@@ -48,6 +49,7 @@ final class MediaPeerLifecycle {
                 guard let self, self.state == .connected, let missing = self.nothingReceived else { return }
                 self.end(.failed, phase: "media", reason: "\(missing) within \(timeout) of setup")
             }
+            if call.media.endsWhenLost { self.watchForLoss() }
         }
         call.onFailed = { [weak self] failure in
             guard let self else { return }
@@ -80,6 +82,18 @@ final class MediaPeerLifecycle {
             end(.failed, phase: "connected", reason: "\(lost) at its planned end")
         } else {
             end(.completed, phase: nil, reason: nil)
+        }
+    }
+
+    /// Every second while connected: a lost connection ends the peer at once.
+    private func watchForLoss() {
+        lossTimer = loop.schedule(after: .seconds(1)) { [weak self] in
+            guard let self, self.state == .connected else { return }
+            if let lost = self.call.connectionLost(now: self.loop.now()) {
+                self.end(.failed, phase: "connected", reason: "\(lost) at \(String(format: "%.1f", self.recorder.offset(self.loop.now()) / 1000)) s")
+            } else {
+                self.watchForLoss()
+            }
         }
     }
 
@@ -117,6 +131,7 @@ final class MediaPeerLifecycle {
         state = .ended(outcome)
         if let setupTimer { loop.cancel(setupTimer) }
         if let receiveTimer { loop.cancel(receiveTimer) }
+        if let lossTimer { loop.cancel(lossTimer) }
         let now = loop.now()
         let (phases, streams, sent, pair) = call.finish(startedAt: startedAt)
         var record = PeerRecord(id: identity.id, group: identity.group, role: identity.role,

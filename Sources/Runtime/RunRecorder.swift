@@ -13,6 +13,10 @@ public final class RunRecorder {
     public private(set) var messagesReceived = 0
     /// Called with each record the moment a peer ends.
     public var onRecord: (PeerRecord) -> Void = { _ in }
+    /// More callers of each record, after `onRecord` (the worker's reconnects).
+    private var observers: [(PeerRecord) -> Void] = []
+
+    func observe(_ observer: @escaping (PeerRecord) -> Void) { observers.append(observer) }
 
     public init(runStart: Instant) {
         self.runStart = runStart
@@ -58,6 +62,7 @@ public final class RunRecorder {
             if let psnr = stream.psnrDb { metrics.record(psnr, in: .psnrDb) }
         }
         onRecord(record)
+        for observer in observers { observer(record) }
     }
 
     /// Sets a level at the end of the run.

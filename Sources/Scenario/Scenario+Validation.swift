@@ -142,6 +142,14 @@ extension PeerGroup {
         if media != nil {
             try check(role != .member, "\(path).media", "members exchange signaling only; remove media or use role \"pair\"")
         }
+        if let reconnect {
+            try check([.publisher, .player, .echo].contains(role), "\(path).reconnect",
+                      "reconnect is for publisher, player and echo peers (a server's clients); \"\(role.rawValue)\" peers do not reconnect")
+            try check((0...100).contains(reconnect.attempts), "\(path).reconnect.attempts", "\(reconnect.attempts) must be from 0 to 100")
+            if let delay = reconnect.delayS {
+                try check(delay >= 0 && delay <= 3_600, "\(path).reconnect.delay_s", "\(formatNumber(delay)) must be from 0 to 3600")
+            }
+        }
     }
 }
 

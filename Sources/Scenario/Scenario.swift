@@ -122,6 +122,18 @@ public struct PeerGroup: Codable, Equatable, Sendable {
     public var ice: ICESettings?
     public var stream: StreamSettings?
     public var impairment: ImpairmentSettings?
+    /// A publisher, player or echo peer whose connection failed tries again (a new
+    /// connection with its own record) instead of staying down.
+    public var reconnect: ReconnectSettings?
+}
+
+/// How a peer that lost (or never got) its connection tries again: up to `attempts`
+/// times, `delay_s` after each failure, while its planned stay lasts.
+public struct ReconnectSettings: Codable, Equatable, Sendable {
+    public var attempts: Int
+    public var delayS: Double?
+
+    public static let defaultDelayS = 1.0
 }
 
 /// Network impairment between each peer of a group and its socket (the kernel here has no

@@ -24,3 +24,36 @@ final class SRSKillTests: XCTestCase {
         }
     }
 }
+
+/// SRS killed and started again mid-run, with peers that reconnect: each lost
+/// connection is a failed record with its reason, each reconnect a new peer measured as
+/// a new setup, and by the end every publisher and player is up and receiving again.
+final class SRSRestartTests: XCTestCase {
+    func testPeersThatReconnectComeBackAfterSRSRestarts() throws {
+        InteropRecorder.cell(self, target: "SRS", role: "SRS restarted mid-run: peers with `reconnect` come back", codec: "H.264+Opus")
+        let srs = try SRSUnderTest.startOwn()
+        let run = try SRSRun.run("srs-publish-play.json5", url: srs.url, environment: ["DURATION_S": "30", "PLAYERS": "2"],
+                                 overrides: ["groups[0].reconnect.attempts=5", "groups[1].reconnect.attempts=8",
+                                             "thresholds=[\"failed_peers < 40\"]"]) { started in
+            Thread.sleep(until: started.addingTimeInterval(4))
+            srs.kill()
+            Thread.sleep(until: started.addingTimeInterval(6))
+            try? srs.start()
+        }
+        print("srs restarted: \(run.failures)")
+        let lastAttempts = Dictionary(grouping: run.peers) { $0.id.split(separator: "-r").first.map(String.init) ?? $0.id }
+            .mapValues { $0.max { $0.startedAtMs < $1.startedAtMs }! }
+        XCTAssertEqual(lastAttempts.count, 3, "one publisher and two players")
+        for (slot, last) in lastAttempts {
+            XCTAssertEqual(last.outcome, .completed, "\(slot)'s last connection: \(last.failureReason ?? "")")
+            XCTAssertNotEqual(last.id, slot, "\(slot) reconnected")
+        }
+        for peer in run.peers where peer.outcome == .failed {
+            XCTAssertNotNil(peer.failureReason, peer.id)
+        }
+        for player in run.players where player.outcome == .completed {
+            XCTAssertGreaterThan(player.streams.first { $0.kind == "video" }?.framesReceived ?? 0, 30, "\(player.id) plays again")
+        }
+        XCTAssertLessThan(run.report.durationS, 36, "the run ends on time")
+    }
+}
