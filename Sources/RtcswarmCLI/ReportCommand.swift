@@ -38,8 +38,7 @@ public enum ReportCommand: Subcommand {
                     throw UsageError("report merge needs --out DIR", hint: "e.g. rtcswarm report merge a b --out Reports/merged")
                 }
                 let merged = try ReportMerge.merge(try paths.map(ReportWriter.read))
-                try ReportWriter.write(merged, to: URL(fileURLWithPath: out))
-                console.out(MarkdownSummary.render(merged))
+                guard ReportPublisher.publish(merged, to: URL(fileURLWithPath: out), console: console) else { return .couldNotRun }
                 console.out(out)
                 return merged.passed ? .success : .thresholdFailed
             case ("render", 1):

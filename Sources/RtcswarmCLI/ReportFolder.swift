@@ -1,4 +1,5 @@
 import Foundation
+import Report
 
 /// Where a run writes its files: `--out DIR`, or `Reports/<name>-<UTC timestamp>/`.
 public struct ReportFolder {
@@ -18,14 +19,14 @@ public struct ReportFolder {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
-    /// Writes `value` as pretty, key-sorted JSON.
+    /// Writes `value` as pretty, key-sorted JSON, whole or not at all (`AtomicFile`).
     public func writeJSON<Value: Encodable>(_ value: Value, to name: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try encoder.encode(value).write(to: url.appendingPathComponent(name))
+        try AtomicFile.replace(url.appendingPathComponent(name), with: try encoder.encode(value))
     }
 
     public func writeText(_ text: String, to name: String) throws {
-        try Data(text.utf8).write(to: url.appendingPathComponent(name))
+        try AtomicFile.replace(url.appendingPathComponent(name), with: Data(text.utf8))
     }
 }

@@ -51,13 +51,7 @@ public enum RunCommand: Subcommand {
             }
         })
         let (report, outcome) = runner.run()
-        do {
-            try ReportWriter.write(report, to: folder.url)
-        } catch {
-            console.error("error: cannot write the report to \(folder.url.path): \(error.localizedDescription)")
-            return .couldNotRun
-        }
-        console.out(MarkdownSummary.render(report))
+        guard ReportPublisher.publish(report, to: folder.url, console: console) else { return .couldNotRun }
         switch outcome {
         case .passed:
             console.out(folder.url.path)

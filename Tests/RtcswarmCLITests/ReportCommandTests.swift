@@ -2,6 +2,7 @@ import Foundation
 import Metrics
 import Report
 import RtcswarmCLI
+import WebRTCTestKit
 import XCTest
 
 final class ReportCommandTests: XCTestCase {
@@ -69,5 +70,26 @@ final class RunCommandTests: XCTestCase {
         let junit = try String(contentsOf: out.appendingPathComponent("junit.xml"), encoding: .utf8)
         XCTAssertTrue(junit.contains("<failure message=\"join_ms.max &lt; 0 failed: measured "), junit)
         XCTAssertTrue(captured.out.contains("**FAILED: 1 threshold(s)**"), captured.out)
+    }
+
+    /// `--out` on a nearly full disk: the summary table still reaches standard output and
+    /// the error names report.json, which is absent rather than truncated.
+    func testAFullOutDiskPrintsTheSummaryAndNamesWhatCouldNotBeWritten() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString)")
+        let file = folder.appendingPathComponent("s.json5")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("""
+        { name: "full-disk", duration_s: 1, target: { kind: "builtin-room" }, groups: [{ role: "member", count: 2 }] }
+        """.utf8).write(to: file)
+        let disk = try TinyFileSystem(bytes: 4 * 1024)
+        let captured = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["run", file.path, "--workers", "1", "--out", disk.folder.path], console: captured.console),
+                       .couldNotRun)
+        XCTAssertTrue(captured.out.contains("# full-disk"), captured.out)
+        XCTAssertTrue(captured.out.contains("| figure |"), captured.out)
+        XCTAssertTrue(captured.error.contains("could not write report.json (write: No space left on device)"), captured.error)
+        let json = disk.folder.appendingPathComponent("report.json").path
+        XCTAssertFalse(FileManager.default.fileExists(atPath: json), "never a truncated report.json")
     }
 }
