@@ -1,4 +1,5 @@
 import Foundation
+import RTCBase
 
 /// Writes the five report files into a run's folder: `report.json`, `junit.xml`,
 /// `summary.md`, `report.html` (and `peers.ndjson`, which `PeerLog` streams during the run).
@@ -42,13 +43,19 @@ public enum ReportWriter {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             url.appendPathComponent("report.json")
         }
-        let data = try Data(contentsOf: url)
-        struct Version: Decodable { let schemaVersion: Int }
-        let version = try JSONDecoder().decode(Version.self, from: data).schemaVersion
-        guard version == RunReport.currentSchemaVersion else {
-            throw ReportError("\(url.path) has schema version \(version); this rtcswarm reads version \(RunReport.currentSchemaVersion)")
+        do {
+            let data = try Data(contentsOf: url)
+            struct Version: Decodable { let schemaVersion: Int }
+            let version = try JSONDecoder().decode(Version.self, from: data).schemaVersion
+            guard version == RunReport.currentSchemaVersion else {
+                throw ReportError("\(url.path) has schema version \(version); this rtcswarm reads version \(RunReport.currentSchemaVersion)")
+            }
+            return try JSONDecoder().decode(RunReport.self, from: data)
+        } catch let error as ReportError {
+            throw error
+        } catch {
+            throw ReportError("\(url.path): \(FileProblem.describe(error))")
         }
-        return try JSONDecoder().decode(RunReport.self, from: data)
     }
 }
 

@@ -1,11 +1,13 @@
 import Foundation
 import Report
+import Scenario
 
 /// Where a run writes its files: `--out DIR`, or `Reports/<name>-<UTC timestamp>/`.
 public struct ReportFolder {
     public let url: URL
 
-    /// Creates the folder (and parents). The timestamp is UTC, sortable, and safe in paths.
+    /// Creates the folder (and parents). The name is made safe in a path (`Scenario.folderSafeName`);
+    /// the timestamp is UTC, sortable, and safe in paths.
     public init(name: String, out: String?, root: String = "Reports", now: Date = Date()) throws {
         if let out {
             url = URL(fileURLWithPath: out)
@@ -14,7 +16,7 @@ public struct ReportFolder {
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.timeZone = TimeZone(identifier: "UTC")
             formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-            url = URL(fileURLWithPath: root).appendingPathComponent("\(name)-\(formatter.string(from: now))")
+            url = URL(fileURLWithPath: root).appendingPathComponent("\(Scenario.folderSafeName(name))-\(formatter.string(from: now))")
         }
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }

@@ -163,7 +163,7 @@ public final class WorkerRun {
                 let header = try MediaFileHeader(path: file, encodeWith: codec)
                 (codec, width, height) = (header.codec, header.width, header.height)
             } catch {
-                throw TargetError("groups[\(groupIndex)].media.video.file: \(file): \(error)")
+                throw TargetError("groups[\(groupIndex)].media.video.file: \(file): \(FileProblem.describe(error))")
             }
         }
         return .video(codec: codec, width: width, height: height, fps: fps, bitrate: bitrate, file: video?.file)

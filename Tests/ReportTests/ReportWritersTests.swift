@@ -110,6 +110,25 @@ final class ReportWritersTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: disk.folder.path).filter { $0.hasSuffix(".partial") }, [])
     }
 
+    /// A missing or malformed report.json is one line naming the file and what is wrong,
+    /// not an NSCocoaErrorDomain or DecodingError dump.
+    func testAnUnreadableReportIsOneLineNamingTheFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("badreport-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        XCTAssertThrowsError(try ReportWriter.read(folder.path)) { error in
+            XCTAssertEqual("\(error)", "\(folder.path)/report.json: no such file")
+        }
+        try Data(#"{"schemaVersion": 1, "scenarioName": "x"}"#.utf8).write(to: folder.appendingPathComponent("report.json"))
+        XCTAssertThrowsError(try ReportWriter.read(folder.path)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("\(folder.path)/report.json: missing key \""), "\(error)")
+        }
+        try Data("not json".utf8).write(to: folder.appendingPathComponent("report.json"))
+        XCTAssertThrowsError(try ReportWriter.read(folder.path)) { error in
+            XCTAssertEqual("\(error)", "\(folder.path)/report.json: not valid JSON")
+        }
+    }
+
     func testPeerLogAppendsOneLinePerPeerAndReadsBack() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("peerlog-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

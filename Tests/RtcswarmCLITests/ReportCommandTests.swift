@@ -61,14 +61,14 @@ final class RunCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("""
         { name: "t", duration_s: 2, target: { kind: "builtin-room" }, groups: [{ role: "member", count: 4 }],
-          thresholds: ["join_ms.max < 0"] }
+          thresholds: ["join_ms.max < 0.001"] }
         """.utf8).write(to: file)
         let captured = CapturedConsole()
         let out = folder.appendingPathComponent("report")
         XCTAssertEqual(Rtcswarm.main(["run", file.path, "--workers", "1", "--out", out.path], console: captured.console), .thresholdFailed)
         XCTAssertEqual(captured.outLines.withLock { $0.last }, out.path)
         let junit = try String(contentsOf: out.appendingPathComponent("junit.xml"), encoding: .utf8)
-        XCTAssertTrue(junit.contains("<failure message=\"join_ms.max &lt; 0 failed: measured "), junit)
+        XCTAssertTrue(junit.contains("<failure message=\"join_ms.max &lt; 0.001 failed: measured "), junit)
         XCTAssertTrue(captured.out.contains("**FAILED: 1 threshold(s)**"), captured.out)
     }
 
