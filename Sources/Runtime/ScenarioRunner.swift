@@ -303,6 +303,7 @@ public final class ScenarioRunner {
         case .builtinRoom:
             var configuration = RoomServerConfiguration()
             configuration.capacity = target.room?.capacity ?? 2
+            configuration.maxMessagesPerSecondPerAddress = target.room?.maxRatePerAddress
             configuration.events = RoomEventNames(otherJoined: target.room?.otherJoinedEvent ?? "other_joined")
             do {
                 let host = try RoomServerHost(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0), configuration: configuration)

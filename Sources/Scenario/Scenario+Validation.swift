@@ -84,6 +84,10 @@ extension Target {
             try check(IntegerLimits.roomCapacity.contains(capacity), "target.room.capacity",
                       IntegerLimits.outside("\(capacity)", IntegerLimits.roomCapacity))
         }
+        if let rate = room?.maxRatePerAddress {
+            try check(kind == .builtinRoom, "target.room.max_rate_per_address", "only the built-in room server's limits can be set")
+            try check(rate > 0 && rate <= 10_000_000, "target.room.max_rate_per_address", "\(formatNumber(rate)) must be more than 0 and at most 10000000")
+        }
         if let eip = srs?.eip {
             try check(SocketAddress(host: eip, port: 0) != nil, "target.srs.eip", "\"\(eip)\" is not an IP address")
         }
