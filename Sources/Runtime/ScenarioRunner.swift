@@ -265,6 +265,7 @@ public final class ScenarioRunner {
                             + "scenario's tracks at their frame rate; lower the resolution or fps, or use fewer distinct tracks per worker")
         }
         warnings.append(contentsOf: Set(results.values.flatMap(\.encoderErrors)).sorted().map { "\(cell.label): encoder failed: \($0)" })
+        if let lost = PeerRecord.signalingLossWarning(records) { warnings.append("\(cell.label): \(lost)") }
         if let statsPoller, statsPoller.latest.isEmpty, let problem = statsPoller.lastProblem {
             warnings.append("\(cell.label): no server-side figures: \(problem)")
         }
