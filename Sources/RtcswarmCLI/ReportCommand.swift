@@ -1,5 +1,6 @@
 import Foundation
 import Report
+import RTCBase
 
 /// `rtcswarm report compare|merge|render`: work on finished runs' reports.
 public enum ReportCommand: Subcommand {
@@ -56,7 +57,7 @@ public enum ReportCommand: Subcommand {
             console.error(error.description)
             return .usage
         } catch {
-            console.error("error: \(error)")
+            console.error("error: \(FileProblem.describe(error))")
             return .couldNotRun
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Report
+import RTCBase
 import Scenario
 
 /// Where a run writes its files: `--out DIR`, or `Reports/<name>-<UTC timestamp>/`.
@@ -18,7 +19,11 @@ public struct ReportFolder {
             formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
             url = URL(fileURLWithPath: root).appendingPathComponent("\(Scenario.folderSafeName(name))-\(formatter.string(from: now))")
         }
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw ReportError("cannot create the report folder \(url.path): \(FileProblem.describe(error))")
+        }
     }
 
     /// Writes `value` as pretty, key-sorted JSON, whole or not at all (`AtomicFile`).

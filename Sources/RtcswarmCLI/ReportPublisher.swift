@@ -1,5 +1,6 @@
 import Foundation
 import Report
+import RTCBase
 
 /// Writes a finished run's report files and prints its summary table. When some files
 /// cannot be written (a full disk), the table still reaches standard output, so what
@@ -14,7 +15,7 @@ enum ReportPublisher {
         } catch let failure as ReportWriteFailure {
             console.error("error: \(failure); the summary follows on standard output")
         } catch {
-            console.error("error: cannot write the report to \(folder.path): \(error.localizedDescription)")
+            console.error("error: cannot write the report to \(folder.path): \(FileProblem.describe(error))")
         }
         return false
     }

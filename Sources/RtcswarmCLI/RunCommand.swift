@@ -36,7 +36,7 @@ public enum RunCommand: Subcommand {
         do {
             folder = try ReportFolder(name: loaded.scenario.name, out: arguments.string("out"))
         } catch {
-            console.error("error: cannot create the report folder: \(error.localizedDescription)")
+            console.error("error: \(error)")
             return .couldNotRun
         }
         var lastPlain = Date.distantPast

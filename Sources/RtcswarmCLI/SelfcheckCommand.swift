@@ -33,7 +33,7 @@ public enum SelfcheckCommand: Subcommand {
         do {
             folder = try ReportFolder(name: "selfcheck", out: arguments.string("out"))
         } catch {
-            console.error("error: cannot create the report folder: \(error.localizedDescription)")
+            console.error("error: \(error)")
             return .couldNotRun
         }
         let result: LoopbackSelfcheck.Result

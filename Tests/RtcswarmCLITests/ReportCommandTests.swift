@@ -41,6 +41,23 @@ final class ReportCommandTests: XCTestCase {
         for file in ReportWriter.files { XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent(file).path)) }
     }
 
+    /// A folder that cannot be made, or a report that is not there, is one line naming the
+    /// path and the reason, never a Foundation error dump.
+    func testFileProblemsAreOneLineNamingThePath() throws {
+        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("file-\(UUID().uuidString)")
+        try Data("x".utf8).write(to: blocker)
+        defer { try? FileManager.default.removeItem(at: blocker) }
+        let merge = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["report", "merge", try writeReport(setup: [1]), "--out", blocker.path + "/merged"], console: merge.console),
+                       .couldNotRun)
+        XCTAssertEqual(merge.errorLines.withLock { $0.count }, 1, merge.error)
+        XCTAssertTrue(merge.error.hasPrefix("error: cannot write the report to \(blocker.path)/merged: "), merge.error)
+        XCTAssertFalse(merge.error.contains("Domain="), merge.error)
+        let compare = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["report", "compare", "/nonexistent-a", "/nonexistent-b"], console: compare.console), .couldNotRun)
+        XCTAssertEqual(compare.error, "error: /nonexistent-a: no such file")
+    }
+
     func testWrongActionOrMissingFileIsExplained() {
         let captured = CapturedConsole()
         XCTAssertEqual(Rtcswarm.main(["report", "compare", "only-one"], console: captured.console), .usage)

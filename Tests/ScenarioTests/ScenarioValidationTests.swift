@@ -158,4 +158,14 @@ final class ScenarioValidationTests: XCTestCase {
             XCTAssertEqual("\(error)", "cannot read \(folder.path)/nope.json5: no such file")
         }
     }
+
+    /// The per-address message limit is the built-in server's to set, and positive.
+    func testTheBuiltInServersPerAddressRateIsCheckedAndOnlyForIt() throws {
+        XCTAssertNil(message(set: ["target.room.max_rate_per_address=5000"]))
+        XCTAssertEqual(try ScenarioLoader.load(text: Self.base, overrides: ["target.room.max_rate_per_address=5000"]).scenario.target.room?.maxRatePerAddress, 5000)
+        XCTAssertEqual(message(set: ["target.room.max_rate_per_address=0"]),
+                       "target.room.max_rate_per_address: 0 must be more than 0 and at most 10000000")
+        XCTAssertEqual(message(set: ["target.kind=room", "target.url=http://127.0.0.1:3000", "target.room.max_rate_per_address=10"]),
+                       "target.room.max_rate_per_address: only the built-in room server's limits can be set")
+    }
 }
