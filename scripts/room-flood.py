@@ -5,10 +5,12 @@ Starts `rtcswarm serve` on a free loopback port and prints its resident memory (
 before and after each flood:
   1. slow reader: one member of a room never reads while the other sends 60 KB messages
      at its rate limit for --seconds;
-  2. pipelined /stats: --requests GET /stats on one connection whose answers are never read.
+  2. pipelined /stats: --requests GET /stats on one connection whose answers are never read;
+  3. reconnect flood (item 11): for --seconds, a client connects, joins, sends 200 messages
+     (its connection's whole burst) and reconnects; prints the messages relayed per second.
 Then prints the server's /stats rejects (slow_reader counts the connections it dropped).
 
-usage: scripts/room-flood.py [--binary .build/debug/rtcswarm] [--seconds 30] [--requests 50000]
+usage: scripts/room-flood.py [--binary .build/debug/rtcswarm] [--seconds 30] [--requests 50000] [serve flags...]
 """
 import argparse
 import base64
@@ -68,8 +70,9 @@ def main():
     parser.add_argument("--binary", default=".build/debug/rtcswarm")
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--requests", type=int, default=50_000)
-    options = parser.parse_args()
-    server = subprocess.Popen([options.binary, "serve", "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, text=True)
+    options, serve_flags = parser.parse_known_args()
+    server = subprocess.Popen([options.binary, "serve", "--listen", "127.0.0.1:0", "--capacity", "3"] + serve_flags,
+                              stdout=subprocess.PIPE, text=True)
     try:
         line = server.stdout.readline()
         port = int(line.split("http://127.0.0.1:")[1].split()[0])
@@ -110,6 +113,28 @@ def main():
         pipeliner.close()
         time.sleep(1)
         print(f"pipelined /stats, 1 s after: RSS {rss_mb(server.pid):.1f} MB")
+
+        listener = websocket(port)
+        send_text(listener, {"event": "join", "room": "reconnect"})
+        relayed_before = stats(port)["messages_relayed"]
+        end = time.monotonic() + options.seconds
+        reconnects = 0
+        while time.monotonic() < end:
+            flooder = websocket(port)
+            send_text(flooder, {"event": "join", "room": "reconnect"})
+            for _ in range(200):
+                send_text(flooder, {"event": "message", "room": "reconnect", "data": "x"})
+            flooder.close()
+            reconnects += 1
+            listener.setblocking(False)
+            try:
+                while listener.recv(1 << 20):
+                    pass
+            except BlockingIOError:
+                pass
+            listener.setblocking(True)
+        relayed = stats(port)["messages_relayed"] - relayed_before
+        print(f"reconnect flood: {reconnects} reconnects in {options.seconds:.0f} s relayed {relayed / options.seconds:.0f} messages/s")
         print("rejects:", json.dumps(stats(port)["rejects"], sort_keys=True))
     finally:
         server.terminate()
