@@ -31,6 +31,10 @@ public struct PeerRecord: Codable, Equatable, Sendable {
     public var sentStreams: [SentStreamRecord]?
     /// The browser at the other end's own figures, when the partner was a browser.
     public var browser: BrowserStats?
+    /// When (milliseconds from the run's start) and why the signaling connection ended
+    /// while the call went on: the room server went away mid-call, yet media may continue.
+    public var signalingLostAtMs: Double?
+    public var signalingLostReason: String?
 
     /// Its one final state as `connected_peers` counts it: it finished setup (WebRTC peers:
     /// set up; members: joined) and did not fail afterwards. A failed peer is only in
@@ -123,5 +127,16 @@ public struct StreamRecord: Codable, Equatable, Sendable {
         self.packetsNacked = packetsNacked
         self.packetsRecovered = packetsRecovered
         self.plis = plis
+    }
+}
+
+extension PeerRecord {
+    /// The report's warning when peers lost their signaling connection mid-call (a room
+    /// server killed under a run): how many, and the first one's time and reason.
+    public static func signalingLossWarning(_ records: [PeerRecord]) -> String? {
+        let lost = records.compactMap { record in record.signalingLostAtMs.map { ($0, record.signalingLostReason ?? "") } }
+        guard let first = lost.min(by: { $0.0 < $1.0 }) else { return nil }
+        return "\(lost.count) of \(records.count) peer(s) lost their signaling connection mid-call, the first at "
+            + "\(Format.number(first.0 / 1000)) s (\(first.1)); their media went on without it"
     }
 }

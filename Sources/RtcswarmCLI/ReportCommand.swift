@@ -1,5 +1,6 @@
 import Foundation
 import Report
+import RTCBase
 
 /// `rtcswarm report compare|merge|render`: work on finished runs' reports.
 public enum ReportCommand: Subcommand {
@@ -43,8 +44,7 @@ public enum ReportCommand: Subcommand {
                     throw UsageError("report merge needs --out DIR", hint: "e.g. rtcswarm report merge a b --out Reports/merged")
                 }
                 let merged = try ReportMerge.merge(try paths.map(ReportWriter.read))
-                try ReportWriter.write(merged, to: URL(fileURLWithPath: out))
-                console.out(MarkdownSummary.render(merged))
+                guard ReportPublisher.publish(merged, to: URL(fileURLWithPath: out), console: console) else { return .couldNotRun }
                 console.out(out)
                 return merged.passed ? .success : .thresholdFailed
             case ("render", 1):
@@ -62,7 +62,7 @@ public enum ReportCommand: Subcommand {
             console.error(error.description)
             return .usage
         } catch {
-            console.error("error: \(error)")
+            console.error("error: \(FileProblem.describe(error))")
             return .couldNotRun
         }
     }

@@ -142,8 +142,9 @@ public final class CallPeer: PeerDriver {
         case .message:
             break
         case .closed(let reason):
-            // After setup the call no longer needs the room server; before, it cannot go on.
-            if state == .connecting { end(.failed, phase: "signaling", reason: reason) }
+            // After setup the call no longer needs the room server, but its loss is recorded;
+            // before, the call cannot go on.
+            if state == .connecting { end(.failed, phase: "signaling", reason: reason) } else { life.noteSignalingLost(reason) }
         }
     }
 

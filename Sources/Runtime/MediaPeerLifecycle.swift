@@ -29,6 +29,8 @@ final class MediaPeerLifecycle {
     /// sides of a pair stop at the same planned time, and the first to act closes the call
     /// (the two may sit in different worker processes, a few milliseconds apart).
     var remoteEndExpected: Instant?
+    /// The signaling connection ended while connected (first time only).
+    private var signalingLost: (atMs: Double, reason: String)?
     /// Runs once as the peer ends, before the record is kept: the driver's own phases and
     /// figures, its teardown.
     var onEnd: (_ record: inout PeerRecord) -> Void = { _ in }
@@ -126,6 +128,13 @@ final class MediaPeerLifecycle {
         }
     }
 
+    /// Records that signaling ended mid-call; the call itself goes on, and the record (and
+    /// the report's warnings) say so.
+    func noteSignalingLost(_ reason: String) {
+        guard state == .connected, signalingLost == nil else { return }
+        signalingLost = (recorder.offset(loop.now()), reason)
+    }
+
     func end(_ outcome: PeerRecord.Outcome, phase: String?, reason: String?) {
         if case .ended = state { return }
         state = .ended(outcome)
@@ -139,6 +148,8 @@ final class MediaPeerLifecycle {
                                 endedAtMs: recorder.offset(now), phases: phases, outcome: outcome,
                                 failedPhase: outcome == .failed ? phase : nil, failureReason: reason,
                                 candidatePair: pair, streams: streams, sentStreams: sent.isEmpty ? nil : sent)
+        record.signalingLostAtMs = signalingLost?.atMs
+        record.signalingLostReason = signalingLost?.reason
         onEnd(&record)
         recorder.finish(record)
     }

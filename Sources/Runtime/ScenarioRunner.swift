@@ -305,6 +305,7 @@ public final class ScenarioRunner {
                             + "the scenario's tracks at their frame rate; lower the resolution or fps, or use fewer distinct tracks per worker")
         }
         warnings.append(contentsOf: Set(results.values.flatMap(\.encoderErrors)).sorted().map { "\(cell.label): encoder failed: \($0)" })
+        if let lost = PeerRecord.signalingLossWarning(records) { warnings.append("\(cell.label): \(lost)") }
         if let statsPoller, statsPoller.latest.isEmpty, let problem = statsPoller.lastProblem {
             warnings.append("\(cell.label): no server-side figures: \(problem)")
         }
@@ -345,6 +346,7 @@ public final class ScenarioRunner {
         case .builtinRoom:
             var configuration = RoomServerConfiguration()
             configuration.capacity = target.room?.capacity ?? 2
+            configuration.maxMessagesPerSecondPerAddress = target.room?.maxRatePerAddress
             configuration.events = RoomEventNames(otherJoined: target.room?.otherJoinedEvent ?? "other_joined")
             do {
                 let host = try RoomServerHost(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0), configuration: configuration)

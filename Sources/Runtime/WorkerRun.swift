@@ -123,7 +123,7 @@ public final class WorkerRun {
                 let header = try MediaFileHeader(path: file, encodeWith: codec)
                 (codec, width, height) = (header.codec, header.width, header.height)
             } catch {
-                throw TargetError("groups[\(groupIndex)].media.video.file: \(file): \(error)")
+                throw TargetError("groups[\(groupIndex)].media.video.file: \(file): \(FileProblem.describe(error))")
             }
         }
         let keyframeInterval = video?.keyframeIntervalS.map { max(1, Int(($0 * Double(fps)).rounded())) } ?? VideoEncoderConfig.defaultKeyframeInterval

@@ -9,6 +9,9 @@ extension Scenario {
     public func validate() throws(ScenarioError) {
         try check(durationS > 0 && durationS <= 7 * 86_400, "duration_s", "\(formatNumber(durationS)) must be more than 0 and at most 604800 (a week)")
         try check(!name.isEmpty, "name", "must not be empty")
+        try check(Self.folderSafeName(name) == name, "name",
+                  "\"\(name)\" names the report folder: use letters, digits, -, _ and . only, not starting with a dot "
+                  + "(e.g. \"\(Self.folderSafeName(name))\")")
         try target.validate()
         try check(!groups.isEmpty, "groups", "needs at least one group")
         for (index, group) in groups.enumerated() {
@@ -16,13 +19,20 @@ extension Scenario {
         }
         if let matrix { try matrix.validate(target: target) }
         for (index, threshold) in (thresholds ?? []).enumerated() {
+            let parsed: Threshold
             do {
-                _ = try Threshold(parsing: threshold.expr)
+                parsed = try Threshold(parsing: threshold.expr)
             } catch {
                 throw ScenarioError(path: "thresholds[\(index)]", error.description)
             }
+            let range = parsed.address.name.possibleValues
+            try check(parsed.canHold, "thresholds[\(index)]",
+                      "\"\(threshold.expr)\" can never hold: \(parsed.address.name.rawValue) is never below \(formatNumber(range.lowerBound))"
+                      + (range.upperBound < .greatestFiniteMagnitude ? " nor above \(formatNumber(range.upperBound))" : ""))
         }
-        if let workers = run?.workers { try check((1...256).contains(workers), "run.workers", "\(workers) must be from 1 to 256") }
+        if let workers = run?.workers {
+            try check(IntegerLimits.workers.contains(workers), "run.workers", IntegerLimits.outside("\(workers)", IntegerLimits.workers))
+        }
         if let sample = run?.decodeSamplePct {
             try check((0...100).contains(sample), "run.decode_sample_pct", "\(formatNumber(sample)) must be from 0 to 100")
         }
@@ -71,7 +81,12 @@ extension Target {
         }
         if let capacity = room?.capacity {
             try check(kind == .builtinRoom, "target.room.capacity", "only the built-in room server's capacity can be set")
-            try check((2...1_000).contains(capacity), "target.room.capacity", "\(capacity) must be from 2 to 1000")
+            try check(IntegerLimits.roomCapacity.contains(capacity), "target.room.capacity",
+                      IntegerLimits.outside("\(capacity)", IntegerLimits.roomCapacity))
+        }
+        if let rate = room?.maxRatePerAddress {
+            try check(kind == .builtinRoom, "target.room.max_rate_per_address", "only the built-in room server's limits can be set")
+            try check(rate > 0 && rate <= 10_000_000, "target.room.max_rate_per_address", "\(formatNumber(rate)) must be more than 0 and at most 10000000")
         }
         if let eip = srs?.eip {
             try check(SocketAddress(host: eip, port: 0) != nil, "target.srs.eip", "\"\(eip)\" is not an IP address")
@@ -107,7 +122,7 @@ extension PeerGroup {
                       "Janus VideoRoom players (\(path)) subscribe in a room their publishers join; set room_id to a room in "
                       + "Janus's videoroom configuration (Debian's sample has 1234)")
         }
-        try check((1...1_000_000).contains(count), "\(path).count", "\(count) must be from 1 to 1000000")
+        try check(IntegerLimits.count.contains(count), "\(path).count", IntegerLimits.outside("\(count)", IntegerLimits.count))
         if oneWay == true {
             try check(role == .pair, "\(path).one_way", "one-way calls are pairs: use role \"pair\" or remove one_way")
         }
@@ -182,7 +197,7 @@ extension VideoSettings {
                       "\"\(codec.rawValue)\" is not accepted by \(target.kind.rawValue) (H.264 + Opus only); use \"h264\"")
         }
         if let resolution { try Self.validate(resolution, path: "\(path).resolution") }
-        if let fps { try check((1...120).contains(fps), "\(path).fps", "\(fps) must be from 1 to 120") }
+        if let fps { try check(IntegerLimits.fps.contains(fps), "\(path).fps", IntegerLimits.outside("\(fps)", IntegerLimits.fps)) }
         if let bitrate = bitrateKbps { try Self.validate(bitrateKbps: bitrate, path: "\(path).bitrate_kbps") }
         if let interval = keyframeIntervalS {
             try check(interval >= 0.1 && interval <= 3600, "\(path).keyframe_interval_s", "\(interval) must be from 0.1 to 3600 seconds")
@@ -201,13 +216,17 @@ extension VideoSettings {
     }
 
     static func validate(bitrateKbps: Int, path: String) throws(ScenarioError) {
-        try check((30...50_000).contains(bitrateKbps), path, "\(bitrateKbps) must be from 30 to 50000")
+        try check(IntegerLimits.videoBitrateKbps.contains(bitrateKbps), path,
+                  IntegerLimits.outside("\(bitrateKbps)", IntegerLimits.videoBitrateKbps))
     }
 }
 
 extension AudioSettings {
     func validate(path: String) throws(ScenarioError) {
-        if let bitrate = bitrateKbps { try check((6...510).contains(bitrate), "\(path).bitrate_kbps", "\(bitrate) must be from 6 to 510 (Opus)") }
+        if let bitrate = bitrateKbps {
+            try check(IntegerLimits.audioBitrateKbps.contains(bitrate), "\(path).bitrate_kbps",
+                      IntegerLimits.outside("\(bitrate)", IntegerLimits.audioBitrateKbps) + " (Opus)")
+        }
         if let channels { try check(channels == 1 || channels == 2, "\(path).channels", "\(channels) must be 1 or 2") }
     }
 }

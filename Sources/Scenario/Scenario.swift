@@ -47,6 +47,9 @@ public struct RoomSettings: Codable, Equatable, Sendable {
     public var otherJoinedEvent: String?
     /// Members per room on the built-in server (default 2).
     public var capacity: Int?
+    /// The built-in server's limit on messages per second from one client address (all
+    /// a run's peers share 127.0.0.1, so there is none unless set).
+    public var maxRatePerAddress: Double?
     /// Room names are `<prefix><n>` (default `room-`).
     public var roomPrefix: String?
 }

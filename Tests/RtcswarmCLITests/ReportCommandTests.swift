@@ -2,6 +2,7 @@ import Foundation
 import Metrics
 import Report
 import RtcswarmCLI
+import WebRTCTestKit
 import XCTest
 
 final class ReportCommandTests: XCTestCase {
@@ -70,6 +71,23 @@ final class ReportCommandTests: XCTestCase {
         for file in ReportWriter.files { XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent(file).path)) }
     }
 
+    /// A folder that cannot be made, or a report that is not there, is one line naming the
+    /// path and the reason, never a Foundation error dump.
+    func testFileProblemsAreOneLineNamingThePath() throws {
+        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("file-\(UUID().uuidString)")
+        try Data("x".utf8).write(to: blocker)
+        defer { try? FileManager.default.removeItem(at: blocker) }
+        let merge = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["report", "merge", try writeReport(setup: [1]), "--out", blocker.path + "/merged"], console: merge.console),
+                       .couldNotRun)
+        XCTAssertEqual(merge.errorLines.withLock { $0.count }, 1, merge.error)
+        XCTAssertTrue(merge.error.hasPrefix("error: cannot write the report to \(blocker.path)/merged: "), merge.error)
+        XCTAssertFalse(merge.error.contains("Domain="), merge.error)
+        let compare = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["report", "compare", "/nonexistent-a", "/nonexistent-b"], console: compare.console), .couldNotRun)
+        XCTAssertEqual(compare.error, "error: /nonexistent-a: no such file")
+    }
+
     func testWrongActionOrMissingFileIsExplained() {
         let captured = CapturedConsole()
         XCTAssertEqual(Rtcswarm.main(["report", "compare", "only-one"], console: captured.console), .usage)
@@ -90,14 +108,35 @@ final class RunCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("""
         { name: "t", duration_s: 2, target: { kind: "builtin-room" }, groups: [{ role: "member", count: 4 }],
-          thresholds: ["join_ms.max < 0"] }
+          thresholds: ["join_ms.max < 0.001"] }
         """.utf8).write(to: file)
         let captured = CapturedConsole()
         let out = folder.appendingPathComponent("report")
         XCTAssertEqual(Rtcswarm.main(["run", file.path, "--workers", "1", "--out", out.path], console: captured.console), .thresholdFailed)
         XCTAssertEqual(captured.outLines.withLock { $0.last }, out.path)
         let junit = try String(contentsOf: out.appendingPathComponent("junit.xml"), encoding: .utf8)
-        XCTAssertTrue(junit.contains("<failure message=\"join_ms.max &lt; 0 failed: measured "), junit)
+        XCTAssertTrue(junit.contains("<failure message=\"join_ms.max &lt; 0.001 failed: measured "), junit)
         XCTAssertTrue(captured.out.contains("**FAILED: 1 threshold(s)**"), captured.out)
+    }
+
+    /// `--out` on a nearly full disk: the summary table still reaches standard output and
+    /// the error names report.json, which is absent rather than truncated.
+    func testAFullOutDiskPrintsTheSummaryAndNamesWhatCouldNotBeWritten() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString)")
+        let file = folder.appendingPathComponent("s.json5")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("""
+        { name: "full-disk", duration_s: 1, target: { kind: "builtin-room" }, groups: [{ role: "member", count: 2 }] }
+        """.utf8).write(to: file)
+        let disk = try TinyFileSystem(bytes: 4 * 1024)
+        let captured = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["run", file.path, "--workers", "1", "--out", disk.folder.path], console: captured.console),
+                       .couldNotRun)
+        XCTAssertTrue(captured.out.contains("# full-disk"), captured.out)
+        XCTAssertTrue(captured.out.contains("| figure |"), captured.out)
+        XCTAssertTrue(captured.error.contains("could not write report.json (write: No space left on device)"), captured.error)
+        let json = disk.folder.appendingPathComponent("report.json").path
+        XCTAssertFalse(FileManager.default.fileExists(atPath: json), "never a truncated report.json")
     }
 }

@@ -81,12 +81,12 @@ final class ScenarioRunnerTests: XCTestCase {
     }
 
     func testAnUnmeetableThresholdFailsWithTheMeasuredValue() throws {
-        let (report, outcome, _) = try run(Self.members, overrides: ["thresholds=['join_ms.p95 < 0', 'failed_peers == 0']"])
+        let (report, outcome, _) = try run(Self.members, overrides: ["thresholds=['join_ms.p95 < 0.001', 'failed_peers == 0']"])
         XCTAssertEqual(outcome, .thresholdsFailed)
         let failed = try XCTUnwrap(report.cells.first?.thresholds.first)
         XCTAssertFalse(failed.passed)
         XCTAssertGreaterThan(failed.measured ?? 0, 0)
-        XCTAssertTrue(JUnitReport.render(report).contains("join_ms.p95 &lt; 0 failed: measured"))
+        XCTAssertTrue(JUnitReport.render(report).contains("join_ms.p95 &lt; 0.001 failed: measured"))
     }
 
     func testAnUnreachableRoomServerCannotRun() throws {
