@@ -63,7 +63,8 @@ public final class OwnSRS: @unchecked Sendable {
     }
 
     deinit {
-        kill(signal: SIGTERM)
+        // SRS answers SIGTERM with a graceful quit that can outlast the test.
+        kill(signal: SIGKILL)
         try? FileManager.default.removeItem(at: workFolder)
     }
 
