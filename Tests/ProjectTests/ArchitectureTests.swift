@@ -34,6 +34,35 @@ final class ArchitectureTests: XCTestCase {
         XCTAssertGreaterThan(checked, 100, "the check must actually read the sources")
     }
 
+    /// docs/architecture.md lists the targets lowest first; each may import only those
+    /// listed before it, and every target in Sources/ must be listed.
+    func testNoTargetImportsOneListedAfterItInDocsArchitecture() throws {
+        let page = try String(contentsOf: ExternalTool.repositoryRoot.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let table = page.components(separatedBy: "## Targets, lowest first")[1].components(separatedBy: "\n## ")[0]
+        let nameCell = try NSRegularExpression(pattern: "`([A-Za-z0-9]+)`")
+        var order: [String: Int] = [:]
+        for (row, line) in table.split(separator: "\n").filter({ $0.hasPrefix("| `") }).enumerated() {
+            let cell = String(line.split(separator: "|")[0])
+            for match in nameCell.matches(in: cell, range: NSRange(cell.startIndex..., in: cell)) {
+                order[(cell as NSString).substring(with: match.range(at: 1))] = row
+            }
+        }
+        let sources = ExternalTool.repositoryRoot.appendingPathComponent("Sources")
+        let targets = try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted()
+        for target in targets {
+            let rank = try XCTUnwrap(order[target], "Sources/\(target) is not in docs/architecture.md's table")
+            for file in swiftFiles(in: target) {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                for line in text.split(separator: "\n") where line.hasPrefix("import ") {
+                    let imported = String(line.dropFirst("import ".count))
+                    guard let importedRank = order[imported] else { continue }
+                    XCTAssertLessThanOrEqual(importedRank, rank, "\(target)/\(file.lastPathComponent) imports \(imported), listed after it")
+                }
+            }
+        }
+        XCTAssertGreaterThan(order.count, 20, "the table must actually be read")
+    }
+
     func testOnlyRuntimeAndAboveImportEventLoop() throws {
         let sources = ExternalTool.repositoryRoot.appendingPathComponent("Sources")
         for target in try FileManager.default.contentsOfDirectory(atPath: sources.path) where !Self.allowedEventLoopImporters.contains(target) {
