@@ -92,11 +92,14 @@ public final class WorkerRun {
     }
 
     /// Whether this peer fully decodes what it receives: about `percent` of the peers of
-    /// each group, always its first, chosen from the plan so the choice does not depend on
-    /// the worker count (`run.decode_sample_pct`).
+    /// each group, its first whenever `percent` is above 0 and none at 0, chosen from the
+    /// plan so the choice does not depend on the worker count (`run.decode_sample_pct`).
     static func isSampled(_ peer: ExecutionPlan.Peer, percent: Double) -> Bool {
-        let key = Double(peer.index * 2 + (peer.side == .callee ? 1 : 0))
-        return key == 0 || ((key + 1) * percent / 100).rounded(.down) > (key * percent / 100).rounded(.down)
+        guard percent > 0 else { return false }
+        // One key per receiving stream end: a call's two sides, or a single peer.
+        let key = Double(peer.side == .single ? peer.index : peer.index * 2 + (peer.side == .callee ? 1 : 0))
+        // Where the running share `key * percent / 100` passes a whole number: the first, then one in every 100 / percent.
+        return ((key + 1) * percent / 100).rounded(.up) > (key * percent / 100).rounded(.up)
     }
 
     /// The first configured local address (port 0: a fresh port per peer), 127.0.0.1 by default.
