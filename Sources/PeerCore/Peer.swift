@@ -73,7 +73,7 @@ public final class Peer {
         try Self.validate(configuration)
         self.configuration = configuration
         timeline = PeerTimeline(start: now)
-        var generator = SeededGenerator(seed: configuration.seed &+ (configuration.role == .offerer ? 0 : 0x9E37_79B9))
+        var generator = SeededGenerator(seed: SeededGenerator.mixing(configuration.seed, configuration.role == .offerer ? 1 : 2))
         var options = configuration.iceOptions
         options.seed = generator.next()
         options.relayOnly = configuration.relayOnly

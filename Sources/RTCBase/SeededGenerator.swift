@@ -16,6 +16,18 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 
+    /// A seed for one of many independent streams of `seed`, told apart by `values` (a
+    /// peer's group, index and side; a role): each value goes through SplitMix64's
+    /// finalizer, so seeds that differ in any value share no part of their sequences
+    /// (adding offsets to one seed made one peer's offset another's).
+    public static func mixing(_ seed: UInt64, _ values: UInt64...) -> UInt64 {
+        values.reduce(seed) { mixed, value in
+            var spread = SeededGenerator(seed: value)
+            var generator = SeededGenerator(seed: mixed ^ spread.next())
+            return generator.next()
+        }
+    }
+
     /// A uniformly distributed value in [0, 1).
     @inlinable
     public mutating func nextUnit() -> Double {

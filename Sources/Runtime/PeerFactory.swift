@@ -41,12 +41,22 @@ struct PeerFactory {
     /// The id of `peer`'s `attempt`: the plan's id, then `<id>-r1`, `<id>-r2`...
     static func id(_ peer: ExecutionPlan.Peer, attempt: Int) -> String { attempt == 0 ? peer.id : "\(peer.id)-r\(attempt)" }
 
+    /// The seed of `peer`'s `attempt`: every peer of a run (whatever its worker) gets one
+    /// of its own, and so its own SSRCs, ICE credentials and transaction IDs.
+    static func seed(_ peer: ExecutionPlan.Peer, attempt: Int, base: UInt64) -> UInt64 {
+        let side: UInt64 = switch peer.side {
+        case .single: 0
+        case .caller: 1
+        case .callee: 2
+        }
+        return SeededGenerator.mixing(base, UInt64(peer.group), UInt64(peer.index), side, UInt64(attempt))
+    }
+
     func make(_ peer: ExecutionPlan.Peer, attempt: Int) throws(TargetError) -> PeerDriver {
         let group = scenario.groups[peer.group]
         // From the plan, not this worker's share: the same peer gets the same seed
         // whatever the worker count; each reconnect one of its own.
-        let seed = (scenario.effectiveSeed &+ (UInt64(peer.group) << 33 | UInt64(peer.index) << 1
-            | (peer.side == .callee ? 1 : 0)) &* 0x9E37_79B9) &+ UInt64(attempt) &* 0xD1B5_4A32_D192_ED03
+        let seed = Self.seed(peer, attempt: attempt, base: scenario.effectiveSeed)
         let id = Self.id(peer, attempt: attempt)
         let decode = WorkerRun.isSampled(peer, percent: scenario.run?.decodeSamplePct ?? 5)
         let ice = try ICEConfiguration(group.ice, groupIndex: peer.group)
