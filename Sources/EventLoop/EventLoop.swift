@@ -36,6 +36,12 @@ public final class EventLoop: @unchecked Sendable {
 
     /// How late timers fired, measured on every timer.
     public private(set) var timerLateness = LatenessStats()
+    /// UDP payload bytes this loop's sockets handed to the kernel and got from it (what is
+    /// on the wire, less the IP and UDP headers): the run's bitrate over time.
+    public internal(set) var udpBytesSent = 0
+    public internal(set) var udpBytesReceived = 0
+    /// Datagrams the kernel refused (full buffer, unreachable port).
+    public internal(set) var udpSendFailures = 0
     /// Also told every timer's deadline and lateness in nanoseconds (the runner keeps a
     /// histogram of the timers due while its run measures).
     public var onTimerLateness: ((_ due: Instant, _ latenessNanoseconds: Int64) -> Void)?

@@ -141,6 +141,7 @@ public final class UDPSocket: IOHandler {
             switch result {
             case .success(.done(let sent)):
                 stats.datagramsSent += Int(sent)
+                for index in offset..<offset + Int(sent) { loop.udpBytesSent += Int(sending.slots[index].length) }
                 offset += Int(sent)
             case .success(.wouldBlock):
                 recordSendFailures(pendingSends - offset, SystemError("sendmmsg", errno: EAGAIN))
@@ -161,6 +162,7 @@ public final class UDPSocket: IOHandler {
         do {
             if case .done = try systemCall("sendmmsg", { rs_send_batch(fd, &slot, 1) }) {
                 stats.datagramsSent += 1
+                loop.udpBytesSent += payload.count
             } else {
                 recordSendFailures(1, SystemError("sendmmsg", errno: EAGAIN))
             }
@@ -171,6 +173,7 @@ public final class UDPSocket: IOHandler {
 
     private func recordSendFailures(_ count: Int, _ error: SystemError) {
         stats.sendFailures += count
+        loop.udpSendFailures += count
         stats.lastSendError = error
     }
 
@@ -200,6 +203,7 @@ public final class UDPSocket: IOHandler {
                     continue
                 }
                 guard let from = SocketAddress(slot.address) else { continue }
+                loop.udpBytesReceived += Int(slot.length)
                 onDatagram(UnsafeRawBufferPointer(start: slot.buffer, count: Int(slot.length)), from)
             }
             if Int(count) < Self.batchSize { return }

@@ -155,10 +155,15 @@ public struct WorkerReport: Codable, Equatable, Sendable {
     /// CPU milliseconds per second of a peer's life (start to end, summed over the
     /// worker's peers), beyond the shared encoders: the cost of one more peer.
     public var cpuMsPerPeerSecond: Double?
+    /// UDP payload bytes the worker's sockets sent and received over the run (nil in older reports).
+    public var udpBytesSent: Int?
+    public var udpBytesReceived: Int?
 
     public init(index: Int, peers: Int, cpuPct: Double, rssMB: Double, lagP50Ms: Double, lagP99Ms: Double, lagMaxMs: Double,
                 socketDrops: Int, sendErrors: Int, encoderCpuPct: Double? = nil, packetsSent: Int? = nil, packetsReceived: Int? = nil,
-                cpuUsPerPacket: Double? = nil, cpuMsPerPeerSecond: Double? = nil) {
+                cpuUsPerPacket: Double? = nil, cpuMsPerPeerSecond: Double? = nil, udpBytesSent: Int? = nil, udpBytesReceived: Int? = nil) {
+        self.udpBytesSent = udpBytesSent
+        self.udpBytesReceived = udpBytesReceived
         self.index = index
         self.peers = peers
         self.cpuPct = cpuPct

@@ -191,7 +191,8 @@ public final class ScenarioRunner {
                                                    scenario: scenario, reason: reason, atMs: atMs)
             unreported.forEach { receive(WorkerMessage(peer: $0), from: worker) }
             let failed = (reported[worker] ?? []).filter { $0.outcome == .failed }.count
-            latest[worker] = WorkerSample(tS: atMs / 1000, connecting: 0, connected: 0, failed: failed, lagP99Ms: 0)
+            latest[worker] = WorkerSample(tS: atMs / 1000, connecting: 0, connected: 0, failed: failed, lagP99Ms: 0,
+                                          bytesSent: latest[worker]?.bytesSent ?? 0, bytesReceived: latest[worker]?.bytesReceived ?? 0)
             options.progress("\(reason): its \(unreported.count) unfinished peer(s) are recorded as failed")
         }
 
@@ -243,6 +244,7 @@ public final class ScenarioRunner {
         let duration = Double(plan.durationMs) / 1000
         let deadline = runStart + .milliseconds(plan.durationMs) + .seconds(15)
         var nextSample = runStart + .seconds(1)
+        var bitrate = BitrateSeries()
         func allDone() -> Bool { results.count + lost.count == workers && (workers == 1 || ended.count == workers) }
         while !allDone() && loop.now() < deadline {
             loop.run(until: { loop.now() >= nextSample || allDone() }, timeout: .seconds(2))
@@ -253,6 +255,8 @@ public final class ScenarioRunner {
             samples.append(TimeSample(tS: t, connectingPeers: now.reduce(0) { $0 + $1.connecting },
                                       connectedPeers: now.reduce(0) { $0 + $1.connected }, failedPeers: now.reduce(0) { $0 + $1.failed },
                                       receiveKbps: 0, sendKbps: 0, lagP99Ms: now.map(\.lagP99Ms).max() ?? 0))
+            (samples[samples.count - 1].sendKbps, samples[samples.count - 1].receiveKbps) =
+                bitrate.kbps(at: t, sent: now.reduce(0) { $0 + $1.bytesSent }, received: now.reduce(0) { $0 + $1.bytesReceived })
             if let server {
                 let stats = server.stats
                 serverSamples.append(ServerSample(tS: t, values: [
@@ -272,6 +276,18 @@ public final class ScenarioRunner {
             }
         }
         let endedAtMs = loop.now().milliseconds(since: runStart)
+        // A closing sample with the workers' final byte counts: the samples above lag the
+        // workers' own by up to a second, and the series must add up to every byte sent.
+        if var closing = samples.last, endedAtMs / 1000 > closing.tS {
+            closing.tS = endedAtMs / 1000
+            let final = (0..<workers).map { worker in
+                (results[worker]?.report.udpBytesSent ?? latest[worker]?.bytesSent ?? 0,
+                 results[worker]?.report.udpBytesReceived ?? latest[worker]?.bytesReceived ?? 0)
+            }
+            (closing.sendKbps, closing.receiveKbps) = bitrate.kbps(at: closing.tS, sent: final.reduce(0) { $0 + $1.0 },
+                                                                   received: final.reduce(0) { $0 + $1.1 })
+            samples.append(closing)
+        }
         for child in children where child.exitStatus == nil && !ended.contains(child.index) {
             workerLost(child.index, "did not finish within 15 s of the planned end")
             child.forceStop()

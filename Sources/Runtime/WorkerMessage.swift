@@ -22,6 +22,9 @@ public struct WorkerSample: Codable, Sendable, Equatable {
     public var connected: Int
     public var failed: Int
     public var lagP99Ms: Double
+    /// UDP payload bytes the worker's sockets sent and received so far.
+    public var bytesSent = 0
+    public var bytesReceived = 0
 }
 
 /// A worker's figures once its share of the run is over.

@@ -69,7 +69,8 @@ public final class WorkerSession {
             let counts = self.worker.counts
             self.onMessage(WorkerMessage(sample: WorkerSample(
                 tS: self.recorder.offset(self.loop.now()) / 1000, connecting: counts.connecting, connected: counts.connected,
-                failed: counts.failed, lagP99Ms: self.loop.timerLateness.percentileMilliseconds(99))))
+                failed: counts.failed, lagP99Ms: self.loop.timerLateness.percentileMilliseconds(99),
+                bytesSent: self.loop.udpBytesSent, bytesReceived: self.loop.udpBytesReceived)))
             for (spec, threshold) in self.thresholds where self.abortedBy == nil {
                 let verdict = threshold.evaluate(self.recorder.metrics)
                 if !verdict.passed, verdict.measured != nil {
@@ -105,9 +106,10 @@ public final class WorkerSession {
         let report = WorkerReport(index: index, peers: plannedPeers, cpuPct: cpu / wall * 100,
                                   rssMB: ProcessCPU.maxResidentMegabytes(), lagP50Ms: lag?.percentile(50) ?? 0,
                                   lagP99Ms: lag?.percentile(99) ?? 0, lagMaxMs: lag?.max ?? 0, socketDrops: recorder.socketDrops,
-                                  sendErrors: 0, encoderCpuPct: encoderCPU / wall * 100, packetsSent: sent, packetsReceived: received,
+                                  sendErrors: loop.udpSendFailures, encoderCpuPct: encoderCPU / wall * 100, packetsSent: sent, packetsReceived: received,
                                   cpuUsPerPacket: sent + received > 0 ? (cpu - encoderCPU) / Double(sent + received) * 1e6 : nil,
-                                  cpuMsPerPeerSecond: peerSeconds > 0 ? (cpu - encoderCPU) / peerSeconds * 1000 : nil)
+                                  cpuMsPerPeerSecond: peerSeconds > 0 ? (cpu - encoderCPU) / peerSeconds * 1000 : nil,
+                                  udpBytesSent: loop.udpBytesSent, udpBytesReceived: loop.udpBytesReceived)
         onMessage(WorkerMessage(result: WorkerResult(metrics: recorder.metrics, report: report, abortedBy: abortedBy,
                                                      lateFrames: pace.behind, framesDue: pace.due,
                                                      encoderErrors: fanout.errors)))

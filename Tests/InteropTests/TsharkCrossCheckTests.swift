@@ -87,6 +87,20 @@ final class TsharkCrossCheckTests: XCTestCase {
                 print(line)
             }
         }
+        // The sent bitrate series against the bytes on the wire from the two peers' ports
+        // (everything after the send impairment, as the kernel saw it).
+        let ports = Set(streams.summaries.filter { summary in peers.contains { $0.streams.contains { $0.ssrc == summary.ssrc } } }.map(\.sourcePort))
+        XCTAssertEqual(ports.count, 2, "one port per peer")
+        let wire = Double(try streams.udpPayloadBytes(fromPorts: ports))
+        let series = try XCTUnwrap(report.cells.first?.timeSeries)
+        var previous = 0.0
+        let reported = series.reduce(0.0) { total, sample in
+            defer { previous = sample.tS }
+            return total + sample.sendKbps * 1000 / 8 * (sample.tS - previous)
+        }
+        print("bitrate: the series sums to \(Int(reported)) bytes sent, the capture holds \(Int(wire)) from the peers' ports")
+        XCTAssertGreaterThan(series.map(\.sendKbps).max() ?? 0, 300, "two 300 kbit/s calls' worth while they ran")
+        XCTAssertEqual(reported, wire, accuracy: wire * 0.02)
     }
 }
 
@@ -95,6 +109,7 @@ final class TsharkCrossCheckTests: XCTestCase {
 private struct TsharkStreams {
     struct Summary: CustomStringConvertible {
         var ssrc: UInt32
+        var sourcePort: Int
         var payloadType: Int
         var packets: Int
         var lost: Int
@@ -114,9 +129,19 @@ private struct TsharkStreams {
         summaries = table.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ")
             guard fields.count > 10, fields[6].hasPrefix("0x"), let ssrc = UInt32(fields[6].dropFirst(2), radix: 16),
-                  let payloadType = Int(fields[7].split(separator: "-").last ?? ""),
+                  let sourcePort = Int(fields[3]), let payloadType = Int(fields[7].split(separator: "-").last ?? ""),
                   let packets = Int(fields[8]), let lost = Int(fields[9]) else { return nil }
-            return Summary(ssrc: ssrc, payloadType: payloadType, packets: packets, lost: lost)
+            return Summary(ssrc: ssrc, sourcePort: sourcePort, payloadType: payloadType, packets: packets, lost: lost)
+        }
+    }
+
+    /// UDP payload bytes the capture holds from `ports` (RTP, RTCP, STUN and DTLS alike).
+    func udpPayloadBytes(fromPorts ports: Set<Int>) throws -> Int {
+        let rows = try Self.read(tshark, ["-r", capture, "-T", "fields", "-e", "udp.srcport", "-e", "udp.length"])
+        return rows.split(separator: "\n").reduce(0) { total, row in
+            let columns = row.split(separator: "\t")
+            guard columns.count == 2, let port = Int(columns[0]), ports.contains(port), let length = Int(columns[1]) else { return total }
+            return total + length - 8
         }
     }
 
