@@ -65,6 +65,7 @@ public final class WorkerRun {
                     impairment: (group.impairment?.send, group.impairment?.receive), ice: ice, decode: decode,
                     partner: group.partner == .chromium ? .browser : .rtcswarm,
                     direction: group.oneWay ?? false ? (peer.side == .callee ? .recvonly : .sendonly) : .sendrecv,
+                    rtx: group.media?.video?.rtx ?? .auto,
                     plannedStop: group.partner == .external ? nil : recorder.runStart + .milliseconds(peer.stopMs))
                 peers.append(CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout))
             case .publisher, .player, .echo:
@@ -73,7 +74,7 @@ public final class WorkerRun {
                     id: id, group: peer.group, role: group.role.rawValue, seed: seed, localAddress: Self.localAddress(group),
                     media: MediaCall.Media(video: try Self.videoTrack(group, target: scenario.target, groupIndex: peer.group),
                                            audio: Self.audioTrack(group),
-                                           direction: direction, decode: decode),
+                                           direction: direction, decode: decode, rtx: group.media?.video?.rtx ?? .auto),
                     impairment: (group.impairment?.send, group.impairment?.receive), ice: ice)
                 peers.append(try Self.serverPeer(for: scenario.target, role: group.role, stream: peer.stream ?? "livestream",
                                                  endpoint: target.endpoint, settings: settings, tls: tls, seed: seed, loop: loop,

@@ -70,6 +70,7 @@ final class ScenarioValidationTests: XCTestCase {
             (["groups[0].partner=external"],
              "groups[0].partner: \"external\" clients join rooms on a server you run: use target kind \"room\" with its url"),
             (["groups[0].impairment={send: 'wifi'}"], "groups[0].impairment.send: unknown impairment preset 'wifi'; allowed: clean, 3g, lossy-wifi, congested"),
+            (["groups[0].media={video: {rtx: 'sometimes'}}"], "groups[0].media.video.rtx: \"sometimes\" is not one of auto, on, off"),
         ]
         for (overrides, expected) in cases {
             XCTAssertEqual(message(set: overrides), expected, "\(overrides)")
