@@ -122,8 +122,14 @@ public final class WorkerRun {
                 SRSCallSetup(api: endpoint, streamURL: streamURL, mode: role == .publisher ? .publish : .play, offer: offer ?? "", eip: eip)
             }
         case .whip, .whep:
-            let kind: WHIPCallSetup.Kind = target.kind == .whip ? .whip : .whep
-            return driver { offer in WHIPCallSetup(kind: kind, endpoint: endpoint, offer: offer ?? "", token: target.bearerToken) }
+            // Players of a WHIP target play from its whep_url.
+            let kind: WHIPCallSetup.Kind = target.kind == .whep || role == .player ? .whep : .whip
+            let url = if target.kind == .whip, role == .player, let whepUrl = target.whepUrl {
+                try TargetResolver.resolve(whepUrl).endpoint
+            } else {
+                endpoint
+            }
+            return driver { offer in WHIPCallSetup(kind: kind, endpoint: url, offer: offer ?? "", token: target.bearerToken) }
         case .janus:
             let video: MediaCodec? = if case .video(let codec, _, _, _, _, _)? = settings.media.video { codec } else { nil }
             return janus(try .forPeer(target: target, role: role, stream: stream, display: settings.id, video: video, groupIndex: groupIndex))

@@ -35,6 +35,9 @@ public struct Target: Codable, Equatable, Sendable {
     public var insecureTls: Bool?
     /// Sent as `Authorization: Bearer <token>` (WHIP/WHEP).
     public var bearerToken: String?
+    /// For `whip`: the WHEP URL players play from, so that one run publishes through WHIP
+    /// and plays through WHEP on servers with both (Pion-based SFUs, MediaMTX).
+    public var whepUrl: String?
 }
 
 /// The room protocol (PROTOCOLS.md section 3).
