@@ -122,13 +122,16 @@ public final class WorkerRun {
                 SRSCallSetup(api: endpoint, streamURL: streamURL, mode: role == .publisher ? .publish : .play, offer: offer ?? "", eip: eip)
             }
         case .whip, .whep:
-            // Players of a WHIP target play from its whep_url.
+            // Players of a WHIP target play from its whep_url; `{stream}` is the peer's stream.
             let kind: WHIPCallSetup.Kind = target.kind == .whep || role == .player ? .whep : .whip
-            let url = if target.kind == .whip, role == .player, let whepUrl = target.whepUrl {
+            var url = if target.kind == .whip, role == .player, let whepUrl = target.whepUrl {
                 try TargetResolver.resolve(whepUrl).endpoint
             } else {
                 endpoint
             }
+            let encoded = PercentEncoding.encode(stream)
+            url.path = url.path.replacingOccurrences(of: "{stream}", with: encoded)
+            url.query = url.query?.replacingOccurrences(of: "{stream}", with: encoded)
             return driver { offer in WHIPCallSetup(kind: kind, endpoint: url, offer: offer ?? "", token: target.bearerToken) }
         case .janus:
             let video: MediaCodec? = if case .video(let codec, _, _, _, _, _)? = settings.media.video { codec } else { nil }

@@ -18,10 +18,11 @@ func newAPI(counters *rtcpCounters) (*webrtc.API, error) {
 		return nil, err
 	}
 	registry := &interceptor.Registry{}
+	// First, so that what Pion's interceptors send (NACKs, resends) passes through it.
+	registry.Add(counters)
 	if err := webrtc.RegisterDefaultInterceptors(media, registry); err != nil {
 		return nil, err
 	}
-	registry.Add(counters)
 	settings := webrtc.SettingEngine{}
 	settings.SetIncludeLoopbackCandidate(true)
 	settings.SetInterfaceFilter(func(name string) bool { return name == "lo" })
