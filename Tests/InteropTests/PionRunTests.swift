@@ -43,7 +43,7 @@ final class PionRunTests: XCTestCase {
         let version = TargetVersion.pion
         let cells = [
             "publisher through WHIP", "3 players through WHEP",
-            "publisher through WHIP, 5 % loss sent", "3 players through WHEP, 5 % loss received",
+            "publisher through WHIP, 5 % loss sent", "3 players through WHEP, 5 % loss received (loss shown: residual)",
         ].map { InteropRecorder.cell(self, target: "Pion", version: version, role: $0, codec: cellCodec) }
         let pion = try PionServer()
         defer { pion.stop() }
@@ -58,6 +58,9 @@ final class PionRunTests: XCTestCase {
             cells[index * 2].measured(peers: [publisher])
             cells[index * 2].measured(resolution: try stats.video(of: stream).resolutions.last)
             cells[index * 2 + 1].measured(peers: players)
+            if stream == "lossy" {
+                cells[3].measured(lossPct: players.flatMap(\.streams).filter { $0.kind == "video" }.map(\.residualLossPct).max())
+            }
             if stream == "clean" {
                 try assertClean(publisher: publisher, players: players, pion: stats)
             } else {
