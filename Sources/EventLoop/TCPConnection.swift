@@ -29,6 +29,10 @@ public final class TCPConnection: IOHandler {
 
     private var pending: [UInt8] = []
     private var pendingOffset = 0
+    /// Where each buffered write ends in `pending`, oldest first.
+    private var pendingEnds = FIFO<Int>()
+    /// A drained buffer larger than this gives its memory back instead of keeping it.
+    private static let keptCapacity = 64 * 1024
     private var closeWhenFlushed = false
 
     /// Starts connecting to `address`; `onConnect` tells how it went.
@@ -70,11 +74,15 @@ public final class TCPConnection: IOHandler {
     public func write(_ bytes: [UInt8]) {
         guard state != .closed, !closeWhenFlushed, !bytes.isEmpty else { return }
         pending.append(contentsOf: bytes)
+        pendingEnds.append(pending.count)
         if state == .open { writePending() }
     }
 
     /// Bytes accepted by `write` and not yet handed to the kernel.
     public var bufferedBytes: Int { pending.count - pendingOffset }
+
+    /// Calls to `write` whose bytes are not all handed to the kernel yet.
+    public var bufferedWrites: Int { pendingEnds.count }
 
     /// Closes after the buffered bytes are sent.
     public func closeAfterWriting() {
@@ -143,6 +151,7 @@ public final class TCPConnection: IOHandler {
             case .success(.done(let count)):
                 pendingOffset += count
                 bytesWritten += count
+                while let end = pendingEnds.first, end <= pendingOffset { _ = pendingEnds.popFirst() }
             case .success(.wouldBlock):
                 updateInterest()
                 return
@@ -152,7 +161,7 @@ public final class TCPConnection: IOHandler {
             }
         }
         if bufferedBytes == 0 {
-            pending.removeAll(keepingCapacity: true)
+            pending.removeAll(keepingCapacity: pending.capacity <= Self.keptCapacity)
             pendingOffset = 0
             if closeWhenFlushed {
                 finish(nil)

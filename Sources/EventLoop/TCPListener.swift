@@ -5,14 +5,28 @@ import CShims
 import RTCBase
 
 /// A listening TCP socket on the loop; each accepted connection goes to `onAccept`.
+///
+/// At the file-descriptor limit (EMFILE, ENFILE) `accept` fails while the connection
+/// stays in the backlog, and a level-triggered loop would wake again at once, forever.
+/// So the listener keeps one spare descriptor: it frees it, accepts the waiting
+/// connection, closes it at once (the client sees the connection end) and takes the spare
+/// again. When even that is impossible it stops listening for `backoff`.
 public final class TCPListener: IOHandler {
     public let loop: EventLoop
     public let fd: Int32
     public let localAddress: SocketAddress
     public var onAccept: (TCPConnection) -> Void = { _ in }
+    /// Called for each connection closed unserved at the descriptor limit.
+    public var onRefused: () -> Void = {}
     /// Accept failures that did not stop the listener (EMFILE, ENFILE, ...).
     public private(set) var acceptErrors = 0
     public private(set) var lastAcceptError: SystemError?
+    /// Connections accepted and closed at once because descriptors ran out.
+    public private(set) var refusedAtDescriptorLimit = 0
+    /// How long accepting pauses when not even the spare descriptor is left.
+    public static let backoff = Duration.milliseconds(100)
+    private var spare: Int32 = -1
+    private var paused = false
     private var closed = false
 
     public init(loop: EventLoop, address: SocketAddress, backlog: Int32 = 4096) throws(SystemError) {
@@ -29,6 +43,7 @@ public final class TCPListener: IOHandler {
             try blockingCall("getsockname") { rs_local_address(fd, &local) }
             localAddress = SocketAddress(local) ?? address
             try loop.register(fd, events: RS_EPOLLIN, handler: self)
+            spare = Self.openSpare()
         } catch {
             Glibc.close(fd)
             throw error
@@ -52,6 +67,14 @@ public final class TCPListener: IOHandler {
                 onAccept(connection)
             case .success(.wouldBlock):
                 return
+            case .failure(let error) where error.errno == EMFILE || error.errno == ENFILE:
+                acceptErrors += 1
+                lastAcceptError = error
+                switch refuseOneWithSpare() {
+                case .refused: continue
+                case .nothingWaiting: return
+                case .noSpare: return pause()
+                }
             case .failure(let error):
                 acceptErrors += 1
                 lastAcceptError = error
@@ -60,10 +83,47 @@ public final class TCPListener: IOHandler {
         }
     }
 
+    private enum Refusal { case refused, nothingWaiting, noSpare }
+
+    /// Frees the spare descriptor to accept and close one waiting connection.
+    private func refuseOneWithSpare() -> Refusal {
+        guard spare >= 0 else { return .noSpare }
+        Glibc.close(spare)
+        var peer = rs_address()
+        let client = rs_accept(fd, &peer)
+        let failure = Glibc.errno
+        if client >= 0 {
+            Glibc.close(client)
+            refusedAtDescriptorLimit += 1
+            onRefused()
+        }
+        spare = Self.openSpare()
+        if client >= 0 { return .refused }
+        return failure == EAGAIN || failure == EWOULDBLOCK ? .nothingWaiting : .noSpare
+    }
+
+    /// Stops watching the socket for `backoff`, then looks again (and takes a spare if one
+    /// is free by then): no busy loop while descriptors are exhausted.
+    private func pause() {
+        guard !paused else { return }
+        paused = true
+        try? loop.modify(fd, events: 0)
+        _ = loop.schedule(after: Self.backoff) { [weak self] in
+            guard let self, !self.closed else { return }
+            self.paused = false
+            if self.spare < 0 { self.spare = Self.openSpare() }
+            try? self.loop.modify(self.fd, events: RS_EPOLLIN)
+        }
+    }
+
+    private static func openSpare() -> Int32 { open("/dev/null", O_RDONLY | O_CLOEXEC) }
+
     public func close() {
         guard !closed else { return }
         closed = true
         loop.deregister(fd)
         Glibc.close(fd)
+        if spare >= 0 { Glibc.close(spare) }
+        spare = -1
     }
 }

@@ -10,13 +10,16 @@ public struct VideoEncoderConfig: Hashable, Sendable {
     /// Encoder threads inside the codec library (1 = the calling thread only).
     public var threads: Int
 
-    public init(codec: MediaCodec, bitrate: Int, frameRate: Double = 30, keyframeInterval: Int = 300, threads: Int = 1) {
+    public init(codec: MediaCodec, bitrate: Int, frameRate: Double = 30, keyframeInterval: Int = defaultKeyframeInterval, threads: Int = 1) {
         self.codec = codec
         self.bitrate = bitrate
         self.frameRate = frameRate
         self.keyframeInterval = keyframeInterval
         self.threads = threads
     }
+
+    /// Frames between keyframes when the scenario does not say: 10 s at 30 fps.
+    public static let defaultKeyframeInterval = 300
 
     /// The lowest bitrate offered: 100 kbit/s at any size (the block code still reads
     /// back on 99 % of frames there).

@@ -8,6 +8,8 @@ public struct FIFO<Element: Sendable>: Sendable {
 
     public var isEmpty: Bool { head == storage.count }
     public var count: Int { storage.count - head }
+    /// The oldest element, left in place.
+    public var first: Element? { head < storage.count ? storage[head] : nil }
 
     public mutating func append(_ element: Element) { storage.append(element) }
 

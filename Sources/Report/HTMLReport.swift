@@ -95,7 +95,7 @@ public enum HTMLReport {
         guard !rows.isEmpty else { return "" }
         var html = "<h2>Thresholds</h2><table><tr><th>threshold</th><th>cell</th><th>measured</th><th>result</th></tr>"
         for (label, outcome) in rows {
-            html += "<tr class=\"\(outcome.passed ? "pass" : "fail")\"><td>\(Format.escape(outcome.expr))</td><td>\(Format.escape(label))</td>"
+            html += "<tr class=\"\(outcome.passed ? "pass" : "fail")\"><td>\(Format.escape(outcome.title))</td><td>\(Format.escape(label))</td>"
                 + "<td>\(Format.number(outcome.measured))</td><td>\(outcome.passed ? "pass" : "FAIL")</td></tr>"
         }
         return html + "</table>"

@@ -11,7 +11,7 @@ public enum JUnitReport {
             var cases: [String] = []
             var failures = 0
             for outcome in cell.thresholds {
-                let name = Format.escape(outcome.expr)
+                let name = Format.escape(outcome.title)
                 if outcome.passed {
                     cases.append("    <testcase classname=\"thresholds\" name=\"\(name)\"/>")
                 } else {

@@ -23,7 +23,7 @@ public enum MarkdownSummary {
             lines.append("| threshold | cell | measured | result |")
             lines.append("|---|---|---|---|")
             for (label, outcome) in thresholds {
-                lines.append("| `\(outcome.expr)` | \(label) | \(Format.number(outcome.measured)) | \(outcome.passed ? "pass" : "**FAIL**") |")
+                lines.append("| `\(outcome.expr)`\(outcome.implied == true ? " (implied)" : "") | \(label) | \(Format.number(outcome.measured)) | \(outcome.passed ? "pass" : "**FAIL**") |")
             }
             lines.append("")
         }
@@ -33,7 +33,7 @@ public enum MarkdownSummary {
             lines.append("Failed peers: \(failed.count). First reasons:")
             lines.append("")
             for peer in failed.prefix(10) {
-                lines.append("- \(peer.id) (\(peer.role)) in \(peer.failedPhase ?? "?") at \(Format.number(peer.endedAtMs / 1000)) s: \(peer.failureReason ?? "no reason recorded")")
+                lines.append("- \(peer.id) (\(peer.role))\(peer.failedPhase.map { " in \($0)" } ?? "") at \(Format.number(peer.endedAtMs / 1000)) s: \(peer.failureReason ?? "no reason recorded")")
             }
             lines.append("")
         }

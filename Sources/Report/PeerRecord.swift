@@ -19,7 +19,8 @@ public struct PeerRecord: Codable, Equatable, Sendable {
     /// `signaling_ms`, `ice_ms`, `dtls_ms`, `first_packet_ms`, `first_frame_ms`, `setup_ms`, `join_ms`.
     public var phases: [String: Double]
     public var outcome: Outcome
-    /// The phase it failed in (`signaling`, `ice`, `dtls`, `media`).
+    /// The phase it failed in (`signaling`, `ice`, `dtls`; `connected` for a call or a
+    /// room membership lost after setup; `media` for media that did not arrive).
     public var failedPhase: String?
     /// In the server's own words where there are some ("SRS answered code 400").
     public var failureReason: String?
@@ -30,6 +31,17 @@ public struct PeerRecord: Codable, Equatable, Sendable {
     public var sentStreams: [SentStreamRecord]?
     /// The browser at the other end's own figures, when the partner was a browser.
     public var browser: BrowserStats?
+    /// When (milliseconds from the run's start) and why the signaling connection ended
+    /// while the call went on: the room server went away mid-call, yet media may continue.
+    public var signalingLostAtMs: Double?
+    public var signalingLostReason: String?
+
+    /// Its one final state as `connected_peers` counts it: it finished setup (WebRTC peers:
+    /// set up; members: joined) and did not fail afterwards. A failed peer is only in
+    /// `failed_peers`; a peer interrupted before setup is in neither.
+    public var endedConnected: Bool {
+        outcome != .failed && (phases["setup_ms"] != nil || phases["join_ms"] != nil)
+    }
 
     public init(id: String, group: Int, role: String, startedAtMs: Double, endedAtMs: Double, phases: [String: Double] = [:],
                 outcome: Outcome, failedPhase: String? = nil, failureReason: String? = nil, candidatePair: String? = nil,
@@ -77,14 +89,20 @@ public struct StreamRecord: Codable, Equatable, Sendable {
     public var psnrDb: Double?
     public var framesDecoded: Int?
     public var frameCodesRead: Int?
+    /// NACK feedback messages sent (RFC 4585 6.2.1).
     public var nacks: Int
+    /// Sequence numbers those NACKs asked for. Nil in older reports.
+    public var packetsNacked: Int?
+    /// Packets that arrived after being NACKed (retransmissions that filled a gap;
+    /// METRICS.md "residual loss"). Nil in reports written before it was recorded.
+    public var packetsRecovered: Int?
     public var plis: Int
 
     public init(kind: String, codec: String, packetsReceived: Int, packetsExpected: Int, lossPct: Double, residualLossPct: Double,
                 burstMax: Int, jitterMs: Double, framesReceived: Int = 0, frameLossPct: Double = 0, fps: Double = 0,
                 freezeCount: Int = 0, freezeMs: Double = 0, resolutionSurvival: Double? = nil, resolutions: [String: Int] = [:],
                 latencyMs: Double? = nil, psnrDb: Double? = nil, framesDecoded: Int? = nil, frameCodesRead: Int? = nil,
-                nacks: Int = 0, plis: Int = 0, ssrc: UInt32? = nil) {
+                nacks: Int = 0, packetsNacked: Int? = nil, packetsRecovered: Int? = nil, plis: Int = 0, ssrc: UInt32? = nil) {
         self.kind = kind
         self.codec = codec
         self.ssrc = ssrc
@@ -106,6 +124,19 @@ public struct StreamRecord: Codable, Equatable, Sendable {
         self.framesDecoded = framesDecoded
         self.frameCodesRead = frameCodesRead
         self.nacks = nacks
+        self.packetsNacked = packetsNacked
+        self.packetsRecovered = packetsRecovered
         self.plis = plis
+    }
+}
+
+extension PeerRecord {
+    /// The report's warning when peers lost their signaling connection mid-call (a room
+    /// server killed under a run): how many, and the first one's time and reason.
+    public static func signalingLossWarning(_ records: [PeerRecord]) -> String? {
+        let lost = records.compactMap { record in record.signalingLostAtMs.map { ($0, record.signalingLostReason ?? "") } }
+        guard let first = lost.min(by: { $0.0 < $1.0 }) else { return nil }
+        return "\(lost.count) of \(records.count) peer(s) lost their signaling connection mid-call, the first at "
+            + "\(Format.number(first.0 / 1000)) s (\(first.1)); their media went on without it"
     }
 }

@@ -40,6 +40,23 @@ public struct ReportComparison: Equatable, Sendable {
         unmatchedCells = oldLabels.symmetricDifference(newLabels).sorted()
     }
 
+    /// Why two reports cannot be compared, or nil when they can: a run that was interrupted,
+    /// aborted or invalid is never a baseline match (on either side, its figures cover less
+    /// than the scenario or say nothing about the server), and runs of different scenarios
+    /// are only compared when asked (`allowDifferent`).
+    public static func refusal(old: RunReport, new: RunReport, allowDifferent: Bool = false) -> String? {
+        for (side, report) in [("NEW", new), ("OLD", old)] {
+            if report.interrupted { return "\(side) was interrupted before its planned end, so its figures cover part of the run" }
+            if let reason = report.abortReason { return "\(side) was aborted (\(reason)), so its figures cover part of the run" }
+            if let reason = report.invalidReason { return "\(side) is invalid: the harness saturated (\(reason)), so its figures say nothing about the target" }
+        }
+        if !allowDifferent && old.scenarioName != new.scenarioName {
+            return "OLD ran scenario \"\(old.scenarioName)\" and NEW ran \"\(new.scenarioName)\"; compare runs of one scenario, "
+                + "or pass --allow-different"
+        }
+        return nil
+    }
+
     static func higherIsWorse(_ name: MetricName) -> Bool {
         switch name {
         case .fps, .resolutionSurvival, .psnrDb, .connectedPeers: return false

@@ -66,7 +66,9 @@ public enum ReportMerge {
             } catch {
                 throw ReportError("threshold \"\(outcome.expr)\" in the reports cannot be parsed: \(error)")
             }
-            return ThresholdOutcome(expr: outcome.expr, passed: verdict.passed, measured: verdict.measured, abortOnFail: outcome.abortOnFail)
+            var judged = outcome
+            (judged.passed, judged.measured) = (verdict.passed, verdict.measured)
+            return judged
         }
         return result
     }

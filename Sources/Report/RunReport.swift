@@ -84,13 +84,20 @@ public struct ThresholdOutcome: Codable, Equatable, Sendable {
     public var passed: Bool
     public var measured: Double?
     public var abortOnFail: Bool
+    /// Not in the scenario: the verdict's floor added it (`failed_peers == 0`,
+    /// `connected_peers > 0` where no threshold names that figure).
+    public var implied: Bool?
 
-    public init(expr: String, passed: Bool, measured: Double?, abortOnFail: Bool = false) {
+    public init(expr: String, passed: Bool, measured: Double?, abortOnFail: Bool = false, implied: Bool? = nil) {
         self.expr = expr
         self.passed = passed
         self.measured = measured
         self.abortOnFail = abortOnFail
+        self.implied = implied
     }
+
+    /// The expression as reports name it, marked when implied.
+    public var title: String { implied == true ? "\(expr) (implied)" : expr }
 }
 
 /// The run at one moment (one sample a second).

@@ -13,6 +13,8 @@ final class RoomServerConnection {
     }
 
     let id: Int
+    /// The client's IP address (no port): the key of the per-address rate limit.
+    let address: String
     var http: HTTPServerConnection
     var webSocket: WebSocketConnection?
     var transport = Transport.http
@@ -21,16 +23,18 @@ final class RoomServerConnection {
     /// The member id the room protocol uses (the Socket.IO socket id, or one we made).
     var memberID: String?
     var closed = false
-    /// Token bucket for the message rate limit.
-    var tokens: Double
-    var lastRefill: Instant
+    /// The per-connection message rate limit.
+    var bucket: TokenBucket
+    /// Messages refused in a row for being over a rate (this connection's or its address's).
     var rateViolations = 0
 
-    init(id: Int, now: Instant, burst: Double) {
+    /// `handshakeTimeout` bounds both how long a request may take to arrive and how long
+    /// the connection may sit idle before its first (or next) request.
+    init(id: Int, address: String, now: Instant, rate: Double, handshakeTimeout: Duration) {
         self.id = id
-        http = HTTPServerConnection(now: now)
-        tokens = burst
-        lastRefill = now
+        self.address = address
+        http = HTTPServerConnection(requestTimeout: handshakeTimeout, idleTimeout: handshakeTimeout, now: now)
+        bucket = TokenBucket(rate: rate, burst: rate * 2, now: now)
     }
 
     /// When this connection next needs `handleTimeout`.
@@ -40,19 +44,5 @@ final class RoomServerConnection {
         case .socketIO: return [webSocket?.pollTimeout(), session?.pollTimeout()].compactMap { $0 }.min()
         case .plain: return webSocket?.pollTimeout()
         }
-    }
-
-    /// Takes one message from the bucket; false when the client is over its rate.
-    func admitMessage(now: Instant, rate: Double) -> Bool {
-        let burst = rate * 2
-        tokens = min(burst, tokens + Double((now - lastRefill).nanoseconds) / 1e9 * rate)
-        lastRefill = now
-        guard tokens >= 1 else {
-            rateViolations += 1
-            return false
-        }
-        tokens -= 1
-        rateViolations = 0
-        return true
     }
 }

@@ -86,17 +86,18 @@ extension RoomServerCore {
     /// The room protocol itself (PROTOCOLS.md section 3), with membership checks.
     mutating func handle(_ message: RoomMessage, from connection: RoomServerConnection, now: Instant) {
         guard let member = connection.memberID else { return }
-        guard connection.admitMessage(now: now, rate: configuration.maxMessagesPerSecond) else {
-            stats.reject("rate_limited")
+        if let (code, text) = rateRefusal(connection, now: now) {
+            stats.reject(code)
+            connection.rateViolations += 1
             if connection.rateViolations >= configuration.maxRateViolations {
                 connection.session?.close("rate limit exceeded", code: 1008)
                 if connection.session == nil { connection.webSocket?.close(code: 1008, reason: "rate limit exceeded", now: now) }
             } else {
-                reply(.error(code: "rate_limited", message: "more than \(Int(configuration.maxMessagesPerSecond)) messages per second"),
-                      to: connection, now: now)
+                reply(.error(code: code, message: text), to: connection, now: now)
             }
             return
         }
+        connection.rateViolations = 0
         switch message {
         case .join(let room):
             guard !room.isEmpty, room.utf8.count <= 256 else {
@@ -135,6 +136,21 @@ extension RoomServerCore {
         }
     }
 
+    /// The limit a message is over, if any: its connection's rate, then its address's
+    /// over all that address's connections (so reconnecting buys no fresh allowance).
+    private mutating func rateRefusal(_ connection: RoomServerConnection, now: Instant) -> (code: String, text: String)? {
+        guard connection.bucket.take(now: now) else {
+            return ("rate_limited", "more than \(Int(configuration.maxMessagesPerSecond)) messages per second")
+        }
+        guard let rate = configuration.maxMessagesPerSecondPerAddress else { return nil }
+        var bucket = addressBuckets[connection.address] ?? TokenBucket(rate: rate, burst: rate * 2, now: now)
+        defer { addressBuckets[connection.address] = bucket }
+        guard bucket.take(now: now) else {
+            return ("address_rate_limited", "more than \(Int(rate)) messages per second from \(connection.address) over all its connections")
+        }
+        return nil
+    }
+
     private mutating func refuse(_ code: String, _ text: String, _ connection: RoomServerConnection, _ now: Instant) {
         stats.reject(code)
         reply(.error(code: code, message: text), to: connection, now: now)
@@ -154,10 +170,11 @@ extension RoomServerCore {
         flushOutgoing(connection, now: now)
     }
 
-    /// The connection is over: closed on our side, and its rooms told `bye`.
-    mutating func finish(_ connection: RoomServerConnection, now: Instant) {
+    /// The connection is over: closed on our side (at once when `droppingUnsent`, else
+    /// after what is queued), and its rooms told `bye`.
+    mutating func finish(_ connection: RoomServerConnection, now: Instant, droppingUnsent: Bool = false) {
         guard !connection.closed else { return }
-        outputs.append(.close(connection: connection.id))
+        outputs.append(droppingUnsent ? .abort(connection: connection.id) : .close(connection: connection.id))
         connection.closed = true
         connections[connection.id] = nil
         stats.connections = connections.count

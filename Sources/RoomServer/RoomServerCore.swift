@@ -14,6 +14,8 @@ public struct RoomServerCore {
         case send(connection: Int, bytes: [UInt8])
         /// Close after everything sent before it.
         case close(connection: Int)
+        /// Close at once, dropping whatever is still unsent (a client that does not read).
+        case abort(connection: Int)
     }
 
     public let configuration: RoomServerConfiguration
@@ -21,6 +23,8 @@ public struct RoomServerCore {
     var registry: RoomRegistry
     var connections: [Int: RoomServerConnection] = [:]
     var members: [String: Int] = [:]
+    /// The per-address rate limit's buckets; a full one is forgotten at the next sweep.
+    var addressBuckets: [String: TokenBucket] = [:]
     var outputs = FIFO<Output>()
     var generator: SeededGenerator
     private var nextSweep: Instant?
@@ -40,8 +44,9 @@ public struct RoomServerCore {
 
     // MARK: Input from the driver
 
-    /// A new TCP connection. Over the connection limit it is answered 503 and closed.
-    public mutating func accept(_ id: Int, now: Instant) {
+    /// A new TCP connection from `address` (the client's IP, the key of the per-address
+    /// rate limit). Over the connection limit it is answered 503 and closed.
+    public mutating func accept(_ id: Int, from address: String = "", now: Instant) {
         if shuttingDown || connections.count >= configuration.maxConnections {
             stats.reject("too_many_connections")
             let response = HTTPResponse(status: 503, headers: ["Content-Type": "text/plain", "Connection": "close"],
@@ -50,7 +55,8 @@ public struct RoomServerCore {
             outputs.append(.close(connection: id))
             return
         }
-        connections[id] = RoomServerConnection(id: id, now: now, burst: configuration.maxMessagesPerSecond * 2)
+        connections[id] = RoomServerConnection(id: id, address: address, now: now, rate: configuration.maxMessagesPerSecond,
+                                               handshakeTimeout: configuration.handshakeTimeout)
         stats.acceptedConnections += 1
         stats.connections = connections.count
         stats.peakConnections = max(stats.peakConnections, connections.count)
@@ -77,6 +83,23 @@ public struct RoomServerCore {
         finish(connection, now: now)
     }
 
+    /// What the driver holds unsent for a connection because the client is not reading.
+    /// Over `maxQueuedBytes` or `maxQueuedMessages` the connection is dropped at once with
+    /// what is unsent (counted as `slow_reader`), so one client cannot make the server
+    /// hold its memory, and its rooms hear `bye`.
+    public mutating func unsent(_ id: Int, bytes: Int, messages: Int, now: Instant) {
+        guard bytes > configuration.maxQueuedBytes || messages > configuration.maxQueuedMessages,
+              let connection = connections[id], !connection.closed else { return }
+        stats.reject("slow_reader")
+        finish(connection, now: now, droppingUnsent: true)
+    }
+
+    /// The driver turned a connection away before it reached the core: the process is
+    /// at its file-descriptor limit (`descriptor_limit` in `/stats`).
+    public mutating func refusedAtDescriptorLimit() {
+        stats.reject("descriptor_limit")
+    }
+
     public func pollTimeout() -> Instant? { nextSweep }
 
     public mutating func handleTimeout(now: Instant) {
@@ -84,10 +107,12 @@ public struct RoomServerCore {
         for connection in connections.values {
             guard let deadline = connection.deadline, deadline <= now else { continue }
             connection.http.handleTimeout(now: now)
+            if connection.webSocket == nil { serveHTTP(connection, now: now) }
             connection.webSocket?.handleTimeout(now: now)
             connection.session?.handleTimeout(now: now)
             pump(connection, now: now)
         }
+        addressBuckets = addressBuckets.filter { !$0.value.isFull(now: now) }
         nextSweep = connections.isEmpty ? nil : now + Self.sweepInterval
     }
 
@@ -113,6 +138,7 @@ public struct RoomServerCore {
 
     private mutating func serveHTTP(_ connection: RoomServerConnection, now: Instant) {
         while let event = connection.http.pollEvent() {
+            if case .timedOut = event { stats.reject("http_timeout") }
             guard case .request(let request) = event else { continue }
             let path = String(request.target.prefix { $0 != "?" })
             switch path {

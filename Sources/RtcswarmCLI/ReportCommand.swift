@@ -1,5 +1,6 @@
 import Foundation
 import Report
+import RTCBase
 
 /// `rtcswarm report compare|merge|render`: work on finished runs' reports.
 public enum ReportCommand: Subcommand {
@@ -9,6 +10,7 @@ public enum ReportCommand: Subcommand {
         options: [
             .value("tolerance", "PERCENT", default: "10", "compare: how much worse a figure may get before it is a regression."),
             .value("out", "PATH", "compare: also write the comparison here (Markdown); merge: the merged report folder (required)."),
+            .flag("allow-different", "compare: compare runs of different scenarios (refused otherwise, exit 3)."),
         ],
         positionals: [
             .init("ACTION", "compare OLD NEW | merge DIR... | render DIR"),
@@ -28,8 +30,12 @@ public enum ReportCommand: Subcommand {
             switch (action, paths.count) {
             case ("compare", 2):
                 let tolerance = try arguments.double("tolerance", in: 0...10_000) ?? 10
-                let comparison = ReportComparison(old: try ReportWriter.read(paths[0]), new: try ReportWriter.read(paths[1]),
-                                                  tolerancePct: tolerance)
+                let (old, new) = (try ReportWriter.read(paths[0]), try ReportWriter.read(paths[1]))
+                if let refusal = ReportComparison.refusal(old: old, new: new, allowDifferent: arguments.flag("allow-different")) {
+                    console.error("error: cannot compare \(paths[0]) with \(paths[1]): \(refusal)")
+                    return .couldNotRun
+                }
+                let comparison = ReportComparison(old: old, new: new, tolerancePct: tolerance)
                 console.out(comparison.markdown)
                 if let out = arguments.string("out") { try Data(comparison.markdown.utf8).write(to: URL(fileURLWithPath: out)) }
                 return comparison.regressions.isEmpty ? .success : .thresholdFailed
@@ -38,8 +44,7 @@ public enum ReportCommand: Subcommand {
                     throw UsageError("report merge needs --out DIR", hint: "e.g. rtcswarm report merge a b --out Reports/merged")
                 }
                 let merged = try ReportMerge.merge(try paths.map(ReportWriter.read))
-                try ReportWriter.write(merged, to: URL(fileURLWithPath: out))
-                console.out(MarkdownSummary.render(merged))
+                guard ReportPublisher.publish(merged, to: URL(fileURLWithPath: out), console: console) else { return .couldNotRun }
                 console.out(out)
                 return merged.passed ? .success : .thresholdFailed
             case ("render", 1):
@@ -57,7 +62,7 @@ public enum ReportCommand: Subcommand {
             console.error(error.description)
             return .usage
         } catch {
-            console.error("error: \(error)")
+            console.error("error: \(FileProblem.describe(error))")
             return .couldNotRun
         }
     }

@@ -36,7 +36,7 @@ public enum RunCommand: Subcommand {
         do {
             folder = try ReportFolder(name: loaded.scenario.name, out: arguments.string("out"))
         } catch {
-            console.error("error: cannot create the report folder: \(error.localizedDescription)")
+            console.error("error: \(error)")
             return .couldNotRun
         }
         var lastPlain = Date.distantPast
@@ -51,13 +51,7 @@ public enum RunCommand: Subcommand {
             }
         })
         let (report, outcome) = runner.run()
-        do {
-            try ReportWriter.write(report, to: folder.url)
-        } catch {
-            console.error("error: cannot write the report to \(folder.url.path): \(error.localizedDescription)")
-            return .couldNotRun
-        }
-        console.out(MarkdownSummary.render(report))
+        guard ReportPublisher.publish(report, to: folder.url, console: console) else { return .couldNotRun }
         switch outcome {
         case .passed:
             console.out(folder.url.path)

@@ -1,4 +1,5 @@
 import Foundation
+import Report
 
 /// `rtcswarm selfcheck`: the harness exercising itself on loopback, with a report.
 public enum SelfcheckCommand: Subcommand {
@@ -32,7 +33,7 @@ public enum SelfcheckCommand: Subcommand {
         do {
             folder = try ReportFolder(name: "selfcheck", out: arguments.string("out"))
         } catch {
-            console.error("error: cannot create the report folder: \(error.localizedDescription)")
+            console.error("error: \(error)")
             return .couldNotRun
         }
         let result: LoopbackSelfcheck.Result
@@ -46,7 +47,8 @@ public enum SelfcheckCommand: Subcommand {
             try folder.writeJSON(result, to: "report.json")
             try folder.writeText(summary(result), to: "summary.md")
         } catch {
-            console.error("error: cannot write the report to \(folder.url.path): \(error.localizedDescription)")
+            console.error("error: cannot write the report to \(folder.url.path): \(AtomicFile.reason(error)); the summary follows")
+            console.out(summary(result))
             return .couldNotRun
         }
         console.out(summary(result))

@@ -16,6 +16,11 @@ public enum ServeCommand: Subcommand {
             .value("max-rooms", "N", default: "10000", "Rooms at once."),
             .value("max-message-bytes", "N", default: "65536", "Largest WebSocket message; larger closes that connection (1009)."),
             .value("max-rate", "N", default: "100", "Messages per second per connection (bursts of twice that)."),
+            .value("max-rate-per-address", "N", default: "2000",
+                   "Messages per second from one client address over all its connections, so reconnecting buys none; 0: no limit."),
+            .value("max-queued-bytes", "N", default: "1048576", "Unsent bytes held for a client that does not read; more drops it."),
+            .value("max-queued-messages", "N", default: "1000", "Unsent messages held for a client that does not read; more drops it."),
+            .value("handshake-timeout", "SECONDS", default: "5", "A connection with no complete HTTP request this long is closed."),
             .value("other-joined-event", "NAME", default: "other_joined", "Event the others get on a join (otherjoin on the public server)."),
         ],
         examples: ["rtcswarm serve", "rtcswarm serve --listen 127.0.0.1:0 --capacity 4"]
@@ -35,6 +40,12 @@ public enum ServeCommand: Subcommand {
             configuration.maxRooms = try arguments.int("max-rooms", in: 1...1_000_000) ?? 10_000
             configuration.maxMessageBytes = try arguments.int("max-message-bytes", in: 256...16_777_216) ?? 65_536
             configuration.maxMessagesPerSecond = try arguments.double("max-rate", in: 1...100_000) ?? 100
+            let perAddress = try arguments.double("max-rate-per-address", in: 0...10_000_000) ?? 2_000
+            configuration.maxMessagesPerSecondPerAddress = perAddress > 0 ? perAddress : nil
+            configuration.maxQueuedBytes = try arguments.int("max-queued-bytes", in: 4_096...1_073_741_824) ?? 1 << 20
+            configuration.maxQueuedMessages = try arguments.int("max-queued-messages", in: 1...10_000_000) ?? 1_000
+            let timeout = try arguments.double("handshake-timeout", in: 0.1...3_600) ?? 5
+            configuration.handshakeTimeout = .milliseconds(Int64(timeout * 1000))
         } catch {
             console.error(error.description)
             return .usage

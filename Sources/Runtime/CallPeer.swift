@@ -42,6 +42,8 @@ public final class CallPeer: PeerDriver {
         /// When both sides are planned to stop; the other side closing within a second of
         /// it ends the call as completed.
         public var plannedStop: Instant?
+        /// How long after setup what it receives may take to arrive.
+        public var receiveTimeout: Duration = .seconds(5)
     }
 
     public enum Partner: Sendable {
@@ -71,7 +73,7 @@ public final class CallPeer: PeerDriver {
         self.settings = settings
         let call = MediaCall(loop: loop, recorder: recorder, fanout: fanout,
                              media: .init(video: settings.video, audio: settings.audio, direction: settings.direction, decode: settings.decode,
-                                          rtx: settings.rtx))
+                                          receiveTimeout: settings.receiveTimeout, rtx: settings.rtx))
         life = MediaPeerLifecycle(loop: loop, recorder: recorder, call: call,
                                   identity: .init(id: settings.id, group: settings.group, role: settings.role),
                                   setupTimeout: settings.setupTimeout, remote: "the other side")
@@ -143,8 +145,9 @@ public final class CallPeer: PeerDriver {
         case .message:
             break
         case .closed(let reason):
-            // After setup the call no longer needs the room server; before, it cannot go on.
-            if state == .connecting { end(.failed, phase: "signaling", reason: reason) }
+            // After setup the call no longer needs the room server, but its loss is recorded;
+            // before, the call cannot go on.
+            if state == .connecting { end(.failed, phase: "signaling", reason: reason) } else { life.noteSignalingLost(reason) }
         }
     }
 

@@ -19,6 +19,13 @@ final class MediaCall {
         var direction: MediaDirection
         /// Fully decode what this peer receives (the sampled streams, `run.decode_sample_pct`).
         var decode = false
+        /// How long after setup each kind this call receives may take to arrive
+        /// (`media.receive_timeout_s`).
+        var receiveTimeout: Duration = .seconds(5)
+        /// End the call as failed as soon as its connection is lost (`connectionLost`),
+        /// checked every second, instead of at its planned end: a peer that will
+        /// reconnect (`groups[].reconnect`) must know at once.
+        var endsWhenLost = false
         /// RTX for the video it sends (`media.video.rtx`).
         var rtx: VideoSettings.Rtx = .auto
     }
@@ -26,7 +33,7 @@ final class MediaCall {
     private let loop: EventLoop
     private let recorder: RunRecorder
     private let fanout: MediaFanout
-    private let media: Media
+    let media: Media
     private(set) var host: PeerHost?
     private var encoders: [(kind: MediaKind, encoder: SharedEncoder)] = []
     private var registeredSsrcs: [UInt32] = []
@@ -58,7 +65,7 @@ final class MediaCall {
         if media.audio != nil {
             transceivers.append(PeerTransceiver(mid: "0", kind: .audio, direction: media.direction, codecs: [.opus()]))
         }
-        if case .video(let codec, _, _, _, _, _) = media.video {
+        if case .video(let codec, _, _, _, _, _, _) = media.video {
             var capability: CodecCapability = switch codec {
             case .h264: .h264()
             case .vp9: .vp9()
@@ -131,7 +138,7 @@ final class MediaCall {
     private func observer(for frame: ReceivedFrame) -> ReceivedStreamObserver {
         if let existing = observers[frame.mid] { return existing }
         var published: String?
-        if case .video(_, let width, let height, _, _, _) = media.video { published = "\(width)x\(height)" }
+        if case .video(_, let width, let height, _, _, _, _) = media.video { published = "\(width)x\(height)" }
         let observer = ReceivedStreamObserver(codec: frame.codec, publishedResolution: frame.codec.isVideo ? published : nil,
                                               frameRate: frameRate(of: frame.codec),
                                               decode: media.decode)
@@ -142,8 +149,30 @@ final class MediaCall {
     /// Frames a second of what is received in `codec`: the video rate this call sends (the
     /// scenario's), and 50 for Opus (20 ms packets).
     private func frameRate(of codec: PeerCodec) -> Double {
-        if codec.isVideo, case .video(_, _, _, let fps, _, _) = media.video { return Double(fps) }
+        if codec.isVideo, case .video(_, _, _, let fps, _, _, _) = media.video { return Double(fps) }
         return codec.isVideo ? 30 : 50
+    }
+
+    /// The kinds the call was negotiated to receive (its own direction after the answer)
+    /// of which no packet has arrived, video first.
+    var kindsNotReceived: [MediaKind] {
+        guard let peer else { return [] }
+        let arrived = peer.stats(now: loop.now()).received.filter { $0.rtp.packetsReceived > 0 }.map { $0.codec.isVideo ? MediaKind.video : .audio }
+        let expected = peer.sections.filter(\.direction.receives).map(\.kind)
+        return [MediaKind.video, .audio].filter { expected.contains($0) && !arrived.contains($0) }
+    }
+
+    /// Why a call that was up is no longer, though nobody hung up: the other side stopped
+    /// answering ICE consent checks (RFC 7675 5.1), or the media it received stopped
+    /// `receiveTimeout` or more before `now` (a media server that died sends nothing
+    /// more, long before consent expires). Nil while the call is alive.
+    func connectionLost(now: Instant) -> String? {
+        guard let peer else { return nil }
+        if peer.iceState == .disconnected {
+            return "connection lost: the other side stopped answering ICE consent checks (RFC 7675)"
+        }
+        guard let last = observers.values.compactMap(\.lastArrival).max(), now - last >= media.receiveTimeout else { return nil }
+        return "media stopped: nothing received for the last \(String(format: "%.1f", (now - last).milliseconds / 1000)) s"
     }
 
     /// Stops sending media; the call stays up and goes on receiving.

@@ -4,7 +4,8 @@ import Report
 import RTCBase
 
 /// The life every media driver shares, whatever its signaling: waiting, connecting
-/// (bounded by a setup timeout), connected once ICE and DTLS are up, then ended exactly
+/// (bounded by a setup timeout), connected once ICE and DTLS are up (and failed when a kind
+/// it receives has not arrived within the receive timeout, or by its end), then ended exactly
 /// once with its record: the phases and streams of its `MediaCall`, the outcome, and the
 /// phase and reason of a failure. Drivers add their own teardown and phases in `onEnd`.
 final class MediaPeerLifecycle {
@@ -22,10 +23,14 @@ final class MediaPeerLifecycle {
     private let identity: Identity
     private let setupTimeout: Duration
     private var setupTimer: TimerID?
+    private var receiveTimer: TimerID?
+    private var lossTimer: TimerID?
     /// From then on the other side closing the call is its planned end, not a failure: both
     /// sides of a pair stop at the same planned time, and the first to act closes the call
     /// (the two may sit in different worker processes, a few milliseconds apart).
     var remoteEndExpected: Instant?
+    /// The signaling connection ended while connected (first time only).
+    private var signalingLost: (atMs: Double, reason: String)?
     /// Runs once as the peer ends, before the record is kept: the driver's own phases and
     /// figures, its teardown.
     var onEnd: (_ record: inout PeerRecord) -> Void = { _ in }
@@ -41,6 +46,12 @@ final class MediaPeerLifecycle {
             guard let self, self.state == .connecting else { return }
             self.state = .connected
             if let setupTimer = self.setupTimer { self.loop.cancel(setupTimer) }
+            let timeout = call.media.receiveTimeout
+            self.receiveTimer = self.loop.schedule(after: timeout) { [weak self] in
+                guard let self, self.state == .connected, let missing = self.nothingReceived else { return }
+                self.end(.failed, phase: "media", reason: "\(missing) within \(timeout) of setup")
+            }
+            if call.media.endsWhenLost { self.watchForLoss() }
         }
         call.onFailed = { [weak self] failure in
             guard let self else { return }
@@ -50,9 +61,40 @@ final class MediaPeerLifecycle {
         call.onRemoteClosed = { [weak self] in
             guard let self else { return }
             if let expected = self.remoteEndExpected, self.loop.now() >= expected {
-                self.end(.completed, phase: nil, reason: nil)
+                self.complete()
             } else {
                 self.end(.failed, phase: "connected", reason: "\(remote) closed the call (DTLS close_notify)")
+            }
+        }
+    }
+
+    /// "no video received" (or audio, or both) when a kind the call receives has not
+    /// arrived; nil when everything expected came.
+    private var nothingReceived: String? {
+        let missing = call.kindsNotReceived
+        return missing.isEmpty ? nil : missing.map { "no \($0) received" }.joined(separator: " and ")
+    }
+
+    /// A planned end: completed, unless what it should have received never came or the
+    /// connection was lost on the way.
+    private func complete() {
+        if let missing = nothingReceived {
+            end(.failed, phase: "media", reason: "\(missing) by its planned end")
+        } else if let lost = call.connectionLost(now: loop.now()) {
+            end(.failed, phase: "connected", reason: "\(lost) at its planned end")
+        } else {
+            end(.completed, phase: nil, reason: nil)
+        }
+    }
+
+    /// Every second while connected: a lost connection ends the peer at once.
+    private func watchForLoss() {
+        lossTimer = loop.schedule(after: .seconds(1)) { [weak self] in
+            guard let self, self.state == .connected else { return }
+            if let lost = self.call.connectionLost(now: self.loop.now()) {
+                self.end(.failed, phase: "connected", reason: "\(lost) at \(String(format: "%.1f", self.recorder.offset(self.loop.now()) / 1000)) s")
+            } else {
+                self.watchForLoss()
             }
         }
     }
@@ -80,16 +122,25 @@ final class MediaPeerLifecycle {
             end(interrupted ? .interrupted : .failed, phase: settingUpPhase,
                 reason: interrupted ? nil : "still setting up at its planned end")
         case .connected:
-            end(interrupted ? .interrupted : .completed, phase: nil, reason: nil)
+            if interrupted { end(.interrupted, phase: nil, reason: nil) } else { complete() }
         case .ended:
             return
         }
+    }
+
+    /// Records that signaling ended mid-call; the call itself goes on, and the record (and
+    /// the report's warnings) say so.
+    func noteSignalingLost(_ reason: String) {
+        guard state == .connected, signalingLost == nil else { return }
+        signalingLost = (recorder.offset(loop.now()), reason)
     }
 
     func end(_ outcome: PeerRecord.Outcome, phase: String?, reason: String?) {
         if case .ended = state { return }
         state = .ended(outcome)
         if let setupTimer { loop.cancel(setupTimer) }
+        if let receiveTimer { loop.cancel(receiveTimer) }
+        if let lossTimer { loop.cancel(lossTimer) }
         let now = loop.now()
         let (phases, streams, sent, pair) = call.finish(startedAt: startedAt)
         var record = PeerRecord(id: identity.id, group: identity.group, role: identity.role,
@@ -97,6 +148,8 @@ final class MediaPeerLifecycle {
                                 endedAtMs: recorder.offset(now), phases: phases, outcome: outcome,
                                 failedPhase: outcome == .failed ? phase : nil, failureReason: reason,
                                 candidatePair: pair, streams: streams, sentStreams: sent.isEmpty ? nil : sent)
+        record.signalingLostAtMs = signalingLost?.atMs
+        record.signalingLostReason = signalingLost?.reason
         onEnd(&record)
         recorder.finish(record)
     }

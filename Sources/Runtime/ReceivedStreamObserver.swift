@@ -11,7 +11,8 @@ final class ReceivedStreamObserver {
     let publishedResolution: String?
     private(set) var frames = 0
     private var firstArrival: Instant?
-    private var lastArrival: Instant?
+    /// When the last frame of the stream arrived.
+    private(set) var lastArrival: Instant?
     private var firstTimestamp: UInt32?
     private var lastTimestamp: UInt32?
     /// The sent stream's frame rate, and the gap between complete frames that counts as a
@@ -83,7 +84,7 @@ final class ReceivedStreamObserver {
             resolutionSurvival: codec.isVideo && known > 0 ? Double(resolutions[publishedResolution ?? ""] ?? 0) / Double(known) * 100 : nil,
             resolutions: resolutions, latencyMs: latencySamples > 0 ? latencyTotal / Double(latencySamples) : nil,
             psnrDb: decoded?.psnrMean, framesDecoded: decoded?.decoded, frameCodesRead: decoded?.codesRead,
-            nacks: statistics.nacksSent, plis: statistics.plisSent + statistics.firsSent, ssrc: statistics.ssrc)
+            nacks: statistics.nacksSent, packetsNacked: statistics.packetsNacked, packetsRecovered: Int(statistics.packetsRecovered), plis: statistics.plisSent + statistics.firsSent, ssrc: statistics.ssrc)
     }
 
     /// Frames the timestamps say were sent between the first and the last received.

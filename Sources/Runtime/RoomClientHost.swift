@@ -30,7 +30,9 @@ public final class RoomClientHost {
             self.drive()
         }
         connection.onClose = { [weak self] error in
-            guard let self else { return }
+            // After `fail` or `close` the reason is already told; the handshake's own view of
+            // the end ("closed without an answer") would hide a refused connect.
+            guard let self, !self.finished else { return }
             self.client.handleEOF(now: self.loop.now())
             self.drive()
             self.fail(error.map { "signaling connection lost: \($0)" } ?? "signaling connection closed")

@@ -98,7 +98,8 @@ public final class RoomMemberPeer: PeerDriver {
             break
         case .closed(let reason):
             if case .ended = state { return }
-            end(.failed, phase: state == .connected ? "media" : "signaling",
+            // A member has no media: after its join it can only lose the room (phase `connected`).
+            end(.failed, phase: state == .connected ? "connected" : "signaling",
                 reason: "\(reason) at \(String(format: "%.1f", recorder.offset(now) / 1000)) s")
         }
     }

@@ -21,6 +21,7 @@ public final class RoomServerHost {
         listener = try TCPListener(loop: loop, address: address)
         core = RoomServerCore(configuration: configuration, seed: seed)
         listener.onAccept = { [weak self] connection in self?.accept(connection) }
+        listener.onRefused = { [weak self] in self?.core.refusedAtDescriptorLimit() }
     }
 
     private func accept(_ connection: TCPConnection) {
@@ -37,7 +38,7 @@ public final class RoomServerHost {
             self.core.closed(id, now: self.loop.now())
             self.drive()
         }
-        core.accept(id, now: loop.now())
+        core.accept(id, from: connection.remoteAddress.host, now: loop.now())
         drive()
     }
 
@@ -46,9 +47,15 @@ public final class RoomServerHost {
         while let output = core.pollOutput() {
             switch output {
             case .send(let id, let bytes):
-                connections[id]?.write(bytes)
+                guard let connection = connections[id] else { continue }
+                connection.write(bytes)
+                if connection.bufferedBytes > 0 {
+                    core.unsent(id, bytes: connection.bufferedBytes, messages: connection.bufferedWrites, now: loop.now())
+                }
             case .close(let id):
                 connections.removeValue(forKey: id)?.closeAfterWriting()
+            case .abort(let id):
+                connections.removeValue(forKey: id)?.close()
             }
         }
         timer.arm(at: core.pollTimeout()) { [weak self] in

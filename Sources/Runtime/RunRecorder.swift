@@ -13,6 +13,10 @@ public final class RunRecorder {
     public private(set) var messagesReceived = 0
     /// Called with each record the moment a peer ends.
     public var onRecord: (PeerRecord) -> Void = { _ in }
+    /// More callers of each record, after `onRecord` (the worker's reconnects).
+    private var observers: [(PeerRecord) -> Void] = []
+
+    func observe(_ observer: @escaping (PeerRecord) -> Void) { observers.append(observer) }
 
     public init(runStart: Instant) {
         self.runStart = runStart
@@ -25,6 +29,9 @@ public final class RunRecorder {
     public func record(_ value: Double, in name: MetricName) { metrics.record(value, in: name) }
 
     public private(set) var socketDrops = 0
+    /// Peers that ended connected (`PeerRecord.endedConnected`): `connected_peers` once the
+    /// worker is done (a gauge, so workers' levels add up when they merge).
+    public private(set) var connectedPeers = 0
     public func countSocketDrops(_ count: Int) { socketDrops += count }
 
     public func countMessageSent() { messagesSent += 1 }
@@ -33,6 +40,7 @@ public final class RunRecorder {
     public func finish(_ record: PeerRecord) {
         records.append(record)
         if record.outcome == .failed { metrics.increment(.failedPeers) }
+        if record.endedConnected { connectedPeers += 1 }
         for (phase, value) in record.phases {
             if let name = MetricName(rawValue: phase), name.kind == .distribution { metrics.record(value, in: name) }
         }
@@ -54,8 +62,9 @@ public final class RunRecorder {
             if let psnr = stream.psnrDb { metrics.record(psnr, in: .psnrDb) }
         }
         onRecord(record)
+        for observer in observers { observer(record) }
     }
 
-    /// Sets a level at the end of the run (`connected_peers`).
+    /// Sets a level at the end of the run.
     public func set(_ name: MetricName, to value: Double) { metrics.set(name, to: value) }
 }

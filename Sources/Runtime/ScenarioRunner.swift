@@ -79,11 +79,15 @@ public final class ScenarioRunner {
             }
         }
         let wallStart = MonotonicClock.now()
-        for (index, cell) in cells.enumerated() where !interrupted {
+        var lostWorkers: String?
+        for (index, cell) in cells.enumerated() where !interrupted && lostWorkers == nil {
             switch runCell(cell, index: index, of: cells.count, peerLog: peerLog) {
-            case .success(let (cellReport, workers)):
+            case .success(let (cellReport, workers, lost)):
                 report.cells.append(cellReport)
                 report.workers.append(contentsOf: workers)
+                // The cell's report is whole, but a run that lost a worker process is no verdict.
+                lostWorkers = lost
+                report.abortReason = lost
             case .failure(let error):
                 report.abortReason = error.description
                 report.durationS = (MonotonicClock.now() - wallStart).milliseconds / 1000
@@ -102,17 +106,25 @@ public final class ScenarioRunner {
         if report.abortReason == nil, let abort = report.cells.flatMap(\.thresholds).first(where: { !$0.passed && $0.abortOnFail }) {
             report.abortReason = "threshold \(abort.expr) failed with abort_on_fail"
         }
-        let outcome: Outcome = interrupted ? .interrupted
-            : report.invalidReason != nil ? .harnessSaturated
-            : report.cells.allSatisfy({ $0.thresholds.allSatisfy(\.passed) }) && report.abortReason == nil ? .passed
-            : .thresholdsFailed
+        let outcome: Outcome
+        if interrupted {
+            outcome = .interrupted
+        } else if let lostWorkers {
+            outcome = .couldNotRun(lostWorkers)
+        } else if report.invalidReason != nil {
+            outcome = .harnessSaturated
+        } else {
+            outcome = report.cells.allSatisfy({ $0.thresholds.allSatisfy(\.passed) }) && report.abortReason == nil ? .passed : .thresholdsFailed
+        }
         return (report, outcome)
     }
 
     /// Runs one cell: the target on this loop, the peers in one in-process worker or in
-    /// `rtcswarm worker` children, their messages gathered into the cell's report.
+    /// `rtcswarm worker` children, their messages gathered into the cell's report. A child
+    /// that ends without its result is noticed when its output ends: its peers that sent no
+    /// record are recorded as failed with the reason, which also comes back (`lost`).
     private func runCell(_ cell: MatrixCell, index: Int, of total: Int, peerLog: PeerLog)
-        -> Result<(CellReport, [WorkerReport]), TargetError> {
+        -> Result<(cell: CellReport, workers: [WorkerReport], lost: String?), TargetError> {
         var scenario = cell.scenario
         // A server keeps a stream busy for a while after its publisher leaves (SRS: 30 s):
         // each cell of a matrix publishes under a name of its own.
@@ -157,14 +169,30 @@ public final class ScenarioRunner {
         var latest: [Int: WorkerSample] = [:]
         var results: [Int: WorkerResult] = [:]
         var ended = Set<Int>()
+        /// Records as each worker sent them, and why a worker was lost.
+        var reported: [Int: [PeerRecord]] = [:]
+        var lost: [Int: String] = [:]
         func receive(_ message: WorkerMessage, from worker: Int) {
             if var record = message.peer {
+                reported[worker, default: []].append(record)
                 record.id = prefix + record.id
                 records.append(record)
                 try? peerLog.append(record)
             }
             if let sample = message.sample { latest[worker] = sample }
             if let result = message.result { results[worker] = result }
+        }
+        func workerLost(_ worker: Int, _ how: String) {
+            guard results[worker] == nil, lost[worker] == nil else { return }
+            let atMs = max(0, loop.now().milliseconds(since: runStart))
+            let reason = "worker \(worker) \(how) at \(Self.format(atMs / 1000)) s"
+            lost[worker] = reason
+            let unreported = LostWorker.unreported(plan.peers.filter { $0.worker == worker }, reported: reported[worker] ?? [],
+                                                   scenario: scenario, reason: reason, atMs: atMs)
+            unreported.forEach { receive(WorkerMessage(peer: $0), from: worker) }
+            let failed = (reported[worker] ?? []).filter { $0.outcome == .failed }.count
+            latest[worker] = WorkerSample(tS: atMs / 1000, connecting: 0, connected: 0, failed: failed, lagP99Ms: 0)
+            options.progress("\(reason): its \(unreported.count) unfinished peer(s) are recorded as failed")
         }
 
         var inProcess: WorkerSession?
@@ -188,7 +216,10 @@ public final class ScenarioRunner {
                         "--target", target.endpoint.description, "--start", String(runStart.nanoseconds),
                     ], loop: loop)
                     child.onMessage = { receive($0, from: worker) }
-                    child.onEnd = { ended.insert(worker) }
+                    child.onEnd = { [unowned child] in
+                        ended.insert(worker)
+                        if results[worker] == nil { workerLost(worker, child.endDescription()) }
+                    }
                     children.append(child)
                 }
             }
@@ -206,13 +237,13 @@ public final class ScenarioRunner {
 
         var samples: [TimeSample] = []
         var serverSamples: [ServerSample] = []
-        let statsPoller = serverStatsPoller(loop: loop, target: target)
+        let statsPoller = serverStatsPoller(loop: loop, target: target, streams: Set(plan.peers.compactMap(\.stream)))
         statsPoller?.poll()
         var lastRelayed = 0
         let duration = Double(plan.durationMs) / 1000
         let deadline = runStart + .milliseconds(plan.durationMs) + .seconds(15)
         var nextSample = runStart + .seconds(1)
-        func allDone() -> Bool { results.count == workers && (workers == 1 || ended.count == workers) }
+        func allDone() -> Bool { results.count + lost.count == workers && (workers == 1 || ended.count == workers) }
         while !allDone() && loop.now() < deadline {
             loop.run(until: { loop.now() >= nextSample || allDone() }, timeout: .seconds(2))
             guard loop.now() >= nextSample else { continue }
@@ -236,10 +267,15 @@ public final class ScenarioRunner {
             }
             if let last = samples.last {
                 options.progress(progressLine(cell: cell, index: index, total: total, t: min(t, duration), duration: duration,
-                                              sample: last, lag: loop.timerLateness.percentileMilliseconds(99)))
+                                              sample: last, lag: loop.timerLateness.percentileMilliseconds(99))
+                                 + lost.keys.sorted().map { " | \(lost[$0] ?? "")" }.joined())
             }
         }
-        children.filter { $0.exitStatus == nil && !ended.contains($0.index) }.forEach { $0.forceStop() }
+        let endedAtMs = loop.now().milliseconds(since: runStart)
+        for child in children where child.exitStatus == nil && !ended.contains(child.index) {
+            workerLost(child.index, "did not finish within 15 s of the planned end")
+            child.forceStop()
+        }
         // Let the last closes go out, then stop the built-in server.
         loop.run(until: { false }, timeout: .milliseconds(200))
         server?.shutdown()
@@ -248,39 +284,46 @@ public final class ScenarioRunner {
         var metrics = MetricSet()
         metrics.increment(.failedPeers, by: 0)
         for result in results.values { metrics.merge(result.metrics) }
-        let missing = (0..<workers).filter { results[$0] == nil }
-        if !missing.isEmpty && !interrupted {
-            return .failure(TargetError("worker(s) \(missing.map(String.init).joined(separator: ", ")) ended without a result; "
-                                        + "their peers are in peers.ndjson"))
+        for worker in lost.keys { metrics.merge(LostWorker.metrics(of: reported[worker] ?? [], runStart: runStart)) }
+        if !interrupted, endedAtMs < Double(plan.durationMs), !records.isEmpty, records.allSatisfy({ $0.outcome == .failed }) {
+            let early = "\(cell.label): every peer had failed by \(Self.format(endedAtMs / 1000)) s and none was left to start: the run "
+                + "ended \(Self.format((Double(plan.durationMs) - endedAtMs) / 1000)) s before its planned end"
+            warnings.append(early)
+            options.progress(early)
         }
-        let outcomes = (scenario.thresholds ?? []).compactMap { spec -> ThresholdOutcome? in
-            guard let threshold = try? Threshold(parsing: spec.expr) else { return nil }
+        let outcomes = scenario.judgedThresholds.compactMap { judged -> ThresholdOutcome? in
+            guard let threshold = try? Threshold(parsing: judged.spec.expr) else { return nil }
             let verdict = threshold.evaluate(metrics)
-            return ThresholdOutcome(expr: spec.expr, passed: verdict.passed, measured: verdict.measured, abortOnFail: spec.abortOnFail ?? false)
+            return ThresholdOutcome(expr: judged.spec.expr, passed: verdict.passed, measured: verdict.measured,
+                                    abortOnFail: judged.spec.abortOnFail ?? false, implied: judged.implied ? true : nil)
         }
         let workerReports = results.keys.sorted().compactMap { results[$0]?.report }
         let late = results.values.reduce(0) { $0 + $1.lateFrames }
-        if late > 0 {
-            warnings.append("\(cell.label): the encoders fell behind real time by \(late) frames: this machine cannot encode the "
-                            + "scenario's tracks at their frame rate; lower the resolution or fps, or use fewer distinct tracks per worker")
+        let due = results.values.reduce(0) { $0 + $1.framesDue }
+        if Self.encodersFellBehind(late: late, due: due) {
+            warnings.append("\(cell.label): the encoders fell behind real time by \(late) of \(due) frames: this machine cannot encode "
+                            + "the scenario's tracks at their frame rate; lower the resolution or fps, or use fewer distinct tracks per worker")
         }
         warnings.append(contentsOf: Set(results.values.flatMap(\.encoderErrors)).sorted().map { "\(cell.label): encoder failed: \($0)" })
+        if let lost = PeerRecord.signalingLossWarning(records) { warnings.append("\(cell.label): \(lost)") }
         if let statsPoller, statsPoller.latest.isEmpty, let problem = statsPoller.lastProblem {
             warnings.append("\(cell.label): no server-side figures: \(problem)")
         }
         targetVersion = targetVersion ?? statsPoller?.version
-        return .success((CellReport(label: cell.label, parameters: cell.parameters, metrics: metrics, thresholds: outcomes,
-                                    timeSeries: samples, peers: records, serverSamples: serverSamples), workerReports))
+        let cellReport = CellReport(label: cell.label, parameters: cell.parameters, metrics: metrics, thresholds: outcomes,
+                                    timeSeries: samples, peers: records, serverSamples: serverSamples)
+        return .success((cellReport, workerReports, lost.isEmpty ? nil : lost.keys.sorted().compactMap { lost[$0] }.joined(separator: "; ")))
     }
 
     /// The poller of the target's own figures and version: SRS's API, or Janus's API and
     /// its admin API when the scenario names it (its URL was checked by `validate`; one
-    /// that does not resolve is a warning, not a failed run).
-    private func serverStatsPoller(loop: EventLoop, target: ResolvedTarget) -> ServerStatsPoller? {
+    /// that does not resolve is a warning, not a failed run). `streams` are the run's own
+    /// streams on the server, counted apart from everyone else's.
+    private func serverStatsPoller(loop: EventLoop, target: ResolvedTarget, streams: Set<String>) -> ServerStatsPoller? {
         let scenario = loaded.scenario
         switch scenario.target.kind {
         case .srs:
-            return .srs(loop: loop, target: target)
+            return .srs(loop: loop, target: target, streams: streams)
         case .janus:
             var admin: (target: ResolvedTarget, secret: String)?
             if let janus = scenario.target.janus, let url = janus.adminUrl {
@@ -303,6 +346,7 @@ public final class ScenarioRunner {
         case .builtinRoom:
             var configuration = RoomServerConfiguration()
             configuration.capacity = target.room?.capacity ?? 2
+            configuration.maxMessagesPerSecondPerAddress = target.room?.maxRatePerAddress
             configuration.events = RoomEventNames(otherJoined: target.room?.otherJoinedEvent ?? "other_joined")
             do {
                 let host = try RoomServerHost(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0), configuration: configuration)
@@ -329,6 +373,10 @@ public final class ScenarioRunner {
             + "\(sample.connectedPeers) connected, \(sample.failedPeers) failed | worker lag p99 \(Self.format(sample.lagP99Ms)) ms, "
             + "coordinator \(Self.format(lag)) ms"
     }
+
+    /// Late frames are a finding when they are more than 1 % of the frames due: a frame or
+    /// two made late on a busy machine (a scheduler hiccup) shows in no received figure.
+    static func encodersFellBehind(late: Int, due: Int) -> Bool { late * 100 > due }
 
     static func format(_ value: Double) -> String { String(format: value >= 100 ? "%.0f" : "%.1f", value) }
 }

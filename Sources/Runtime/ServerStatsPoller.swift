@@ -47,11 +47,11 @@ final class ServerStatsPoller {
         versionQuery = version
     }
 
-    /// SRS's summaries and streams (TARGETS.md), and its version.
-    static func srs(loop: EventLoop, target: ResolvedTarget) -> ServerStatsPoller {
+    /// SRS's summaries and streams (TARGETS.md), the run's own `streams` apart, and its version.
+    static func srs(loop: EventLoop, target: ResolvedTarget, streams: Set<String>) -> ServerStatsPoller {
         ServerStatsPoller(loop: loop, queries: [
             Query(target: target, path: SRSStatistics.summariesPath, figures: SRSStatistics.summary),
-            Query(target: target, path: SRSStatistics.streamsPath, query: SRSStatistics.streamsQuery, figures: SRSStatistics.streams),
+            Query(target: target, path: SRSStatistics.streamsPath, query: SRSStatistics.streamsQuery, figures: { SRSStatistics.streams($0, own: streams) }),
         ], version: VersionQuery(target: target, path: ServerVersion.srsPath, version: ServerVersion.srs))
     }
 

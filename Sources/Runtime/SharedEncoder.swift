@@ -17,7 +17,7 @@ public final class SharedEncoder: @unchecked Sendable {
     public enum Track: Hashable, Sendable {
         /// Generated frames encoded with `codec`, or with `file` a user's content: a .y4m
         /// encoded like the pattern, or an .ivf / Annex-B .h264 file sent as it is, looped.
-        case video(codec: MediaCodec, width: Int, height: Int, fps: Int, bitrate: Int, file: String?)
+        case video(codec: MediaCodec, width: Int, height: Int, fps: Int, bitrate: Int, keyframeInterval: Int, file: String?)
         case audio(channels: Int, bitrate: Int)
     }
 
@@ -33,9 +33,18 @@ public final class SharedEncoder: @unchecked Sendable {
     private var captures: [UInt32: Instant] = [:]
     private var captureOrder = FIFO<UInt32>()
     static let rememberedFrames = 600
-    /// Frames encoded and frames the encoder fell behind on (generation + encoding took
-    /// longer than the frame interval), for the run's own health figures.
-    private let counts = Mutex<(encoded: Int, late: Int, cpuSeconds: Double)>((0, 0, 0))
+    /// Frames encoded, frames made (encoded or not), frames the encoder fell behind on
+    /// (generation + encoding took longer than the frame interval) and the pace they keep,
+    /// for the run's own health figures.
+    private struct Counts {
+        var encoded = 0
+        var made = 0
+        var late = 0
+        var cpuSeconds = 0.0
+        var start: Instant?
+        var interval = Duration.zero
+    }
+    private let counts = Mutex(Counts())
     static let keyframeSpacing = Duration.milliseconds(500)
 
     init(track: Track, loop: EventLoop) {
@@ -61,7 +70,17 @@ public final class SharedEncoder: @unchecked Sendable {
     func stop() { stopped.store(true, ordering: .relaxed) }
 
     var encodedFrames: Int { counts.withLock { $0.encoded } }
-    var lateFrames: Int { counts.withLock { $0.late } }
+
+    /// Frames due by `now` at the track's rate, and how many of them the encoder is behind
+    /// on: those it made late, or more while frames are still unmade long after their time
+    /// (a 4K frame on two cores can take seconds, and is counted late only once made).
+    func pace(at now: Instant) -> (due: Int, behind: Int) {
+        counts.withLock { counts in
+            guard let start = counts.start, counts.interval > .zero, now >= start else { return (0, 0) }
+            let due = Int((now - start) / counts.interval) + 1
+            return (due, max(counts.late, due - counts.made - 1))
+        }
+    }
     /// CPU time the encoder thread has spent (making, encoding and posting frames).
     var cpuSeconds: Double { counts.withLock { $0.cpuSeconds } }
     var error: String? { failure.withLock { $0 } }
@@ -71,10 +90,10 @@ public final class SharedEncoder: @unchecked Sendable {
     private func encodeLoop() {
         do {
             switch track {
-            case .video(let codec, _, _, let fps, let bitrate, let file?):
-                try sendFile(file, codec: codec, fps: fps, bitrate: bitrate)
-            case .video(let codec, let width, let height, let fps, let bitrate, nil):
-                try encodeVideo(codec: codec, width: width, height: height, fps: fps, bitrate: bitrate)
+            case .video(let codec, _, _, let fps, let bitrate, let keyframeInterval, let file?):
+                try sendFile(file, codec: codec, fps: fps, bitrate: bitrate, keyframeInterval: keyframeInterval)
+            case .video(let codec, let width, let height, let fps, let bitrate, let keyframeInterval, nil):
+                try encodeVideo(codec: codec, width: width, height: height, fps: fps, bitrate: bitrate, keyframeInterval: keyframeInterval)
             case .audio(let channels, let bitrate):
                 try encodeAudio(channels: channels, bitrate: bitrate)
             }
@@ -83,8 +102,8 @@ public final class SharedEncoder: @unchecked Sendable {
         }
     }
 
-    private func encodeVideo(codec: MediaCodec, width: Int, height: Int, fps: Int, bitrate: Int) throws {
-        let encoder = try VideoEncoderConfig(codec: codec, bitrate: bitrate, frameRate: Double(fps)).makeEncoder()
+    private func encodeVideo(codec: MediaCodec, width: Int, height: Int, fps: Int, bitrate: Int, keyframeInterval: Int) throws {
+        let encoder = try VideoEncoderConfig(codec: codec, bitrate: bitrate, frameRate: Double(fps), keyframeInterval: keyframeInterval).makeEncoder()
         var source = VideoSource()
         let peerCodec = PeerCodec(rawValue: codec.rawValue) ?? .vp8
         var lastForced: Instant?
@@ -101,14 +120,14 @@ public final class SharedEncoder: @unchecked Sendable {
     /// A user's file as the source: .y4m frames go through the encoder like the pattern
     /// (looped); .ivf and .h264 frames are sent as they are, looped, their RTP timestamps
     /// continuing across the loop. Keyframe requests reach only the .y4m encoder.
-    private func sendFile(_ path: String, codec: MediaCodec, fps: Int, bitrate: Int) throws {
+    private func sendFile(_ path: String, codec: MediaCodec, fps: Int, bitrate: Int, keyframeInterval: Int) throws {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let interval = Duration.nanoseconds(1_000_000_000 / Int64(max(1, fps)))
         let ticks = UInt32(90_000 / max(1, fps))
         let peerCodec = PeerCodec(rawValue: codec.rawValue) ?? .vp8
         if path.hasSuffix(".y4m") {
             let reader = try Y4mReader(bytes: bytes)
-            let encoder = try VideoEncoderConfig(codec: codec, bitrate: bitrate, frameRate: Double(fps)).makeEncoder()
+            let encoder = try VideoEncoderConfig(codec: codec, bitrate: bitrate, frameRate: Double(fps), keyframeInterval: keyframeInterval).makeEncoder()
             var lastForced: Instant?
             try paced(interval: interval) { index, captureTime in
                 if keyframeDue(now: captureTime, lastForced: &lastForced) { encoder.requestKeyframe() }
@@ -157,6 +176,7 @@ public final class SharedEncoder: @unchecked Sendable {
 
     private func paced(interval: Duration, _ make: (Int, Instant) throws -> EncodedMediaFrame?) throws {
         let start = MonotonicClock.now()
+        counts.withLock { ($0.start, $0.interval) = (start, interval) }
         var index = 0
         while !stopped.load(ordering: .relaxed) {
             let due = start + interval * index
@@ -166,7 +186,9 @@ public final class SharedEncoder: @unchecked Sendable {
             } else if wait < .zero - interval {
                 counts.withLock { $0.late += 1 }
             }
-            if let frame = try make(index, due) {
+            let made = try make(index, due)
+            counts.withLock { $0.made += 1 }
+            if let frame = made {
                 counts.withLock { $0.encoded += 1 }
                 loop.execute { [weak self] in self?.deliver(frame) }
             }
@@ -209,9 +231,11 @@ public final class MediaFanout {
 
     public func stopAll() { encoders.values.forEach { $0.stop() } }
 
-    /// Frames the encoders fell behind on: the media the run asked for could not be made
-    /// in real time (a 4K encode on two cores, say).
-    public var lateFrames: Int { encoders.values.reduce(0) { $0 + $1.lateFrames } }
+    /// Frames the encoders were due to make by `now`, and the ones they fell behind on: the
+    /// media the run asked for could not be made in real time (a 4K encode on two cores, say).
+    public func pace(at now: Instant) -> (due: Int, behind: Int) {
+        encoders.values.map { $0.pace(at: now) }.reduce((0, 0)) { ($0.due + $1.due, $0.behind + $1.behind) }
+    }
     /// CPU time of every encoder thread: what encoding once costs, whatever the fan-out.
     public var encoderCPUSeconds: Double { encoders.values.reduce(0) { $0 + $1.cpuSeconds } }
     public var errors: [String] { encoders.values.compactMap(\.error) }

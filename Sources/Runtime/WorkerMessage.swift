@@ -30,8 +30,9 @@ public struct WorkerResult: Codable, Sendable {
     public var report: WorkerReport
     /// Set when a threshold with abort_on_fail failed in this worker.
     public var abortedBy: String?
-    /// Frames this worker's encoders made later than their frame interval (the machine
-    /// could not encode the tracks in real time), and encoder failures.
+    /// Frames this worker's encoders fell behind real time on (made later than their frame
+    /// interval, or still unmade), of the frames due at their rates; and encoder failures.
     public var lateFrames: Int
+    public var framesDue: Int
     public var encoderErrors: [String]
 }

@@ -47,4 +47,16 @@ final class WorkerProcess {
     var exitStatus: Int32? {
         process.isRunning ? nil : process.terminationStatus
     }
+
+    /// How the child ended, for a reason in the report ("died (signal 9)"). Called once
+    /// its output has ended: the exit follows within moments, waited for up to a second.
+    func endDescription() -> String {
+        for _ in 0..<200 where process.isRunning { usleep(5_000) }
+        if process.isRunning { return "closed its output without a result" }
+        switch process.terminationReason {
+        case .uncaughtSignal: return "died (signal \(process.terminationStatus))"
+        case .exit: return "exited with status \(process.terminationStatus) without a result"
+        @unknown default: return "ended without a result"
+        }
+    }
 }

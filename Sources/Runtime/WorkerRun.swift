@@ -25,6 +25,11 @@ public final class WorkerRun {
     private var peers: [PeerDriver] = []
     private var planned: [ExecutionPlan.Peer]
     private var timers: [TimerID] = []
+    private let factory: PeerFactory
+    /// Each driver's plan entry and attempt (0: the planned one), by peer id.
+    private var attempts: [String: (plan: ExecutionPlan.Peer, attempt: Int)] = [:]
+    /// Reconnects scheduled and not started yet: the worker is not finished while any wait.
+    private var pendingReconnects = 0
 
     /// Builds the drivers; fails on a role this build cannot play, naming it.
     public init(loop: EventLoop, plan: [ExecutionPlan.Peer], scenario: Scenario, target: ResolvedTarget,
@@ -32,55 +37,9 @@ public final class WorkerRun {
         self.loop = loop
         self.recorder = recorder
         planned = plan
-        let names = RoomEventNames(otherJoined: scenario.target.room?.otherJoinedEvent ?? "other_joined")
-        let transport: RoomClient.Transport = scenario.target.room?.transport == .websocket ? .webSocket : .socketIO
-        var tls: TLSClientContext?
-        if target.endpoint.scheme.isSecure {
-            do {
-                tls = try TLSClientContext(configuration: TLSConfiguration(verifyCertificates: !(scenario.target.insecureTls ?? false)))
-            } catch {
-                throw TargetError("cannot set up TLS for \(target.endpoint): \(error)")
-            }
-        }
-        for peer in plan {
-            let group = scenario.groups[peer.group]
-            // From the plan, not this worker's share: the same peer gets the same seed
-            // whatever the worker count.
-            let seed = scenario.effectiveSeed &+ (UInt64(peer.group) << 33 | UInt64(peer.index) << 1
-                | (peer.side == .callee ? 1 : 0)) &* 0x9E37_79B9
-            let id = "g\(peer.group)-\(peer.index)" + (peer.side == .single ? "" : "-\(peer.side.rawValue)")
-            let decode = Self.isSampled(peer, percent: scenario.run?.decodeSamplePct ?? 5)
-            let ice = try ICEConfiguration(group.ice, groupIndex: peer.group)
-            switch group.role {
-            case .member:
-                let settings = RoomMemberPeer.Settings(
-                    target: target, transport: transport, names: names, room: peer.room ?? "room",
-                    id: id, group: peer.group, seed: seed)
-                peers.append(RoomMemberPeer(loop: loop, settings: settings, recorder: recorder))
-            case .pair:
-                let settings = CallPeer.Settings(
-                    target: target, transport: transport, names: names, room: peer.room ?? "room", id: id, group: peer.group,
-                    role: peer.side.rawValue, seed: seed, localAddress: Self.localAddress(group),
-                    video: try Self.videoTrack(group, target: scenario.target, groupIndex: peer.group), audio: Self.audioTrack(group),
-                    impairment: (group.impairment?.send, group.impairment?.receive), ice: ice, decode: decode,
-                    partner: group.partner == .chromium ? .browser : .rtcswarm,
-                    direction: group.oneWay ?? false ? (peer.side == .callee ? .recvonly : .sendonly) : .sendrecv,
-                    rtx: group.media?.video?.rtx ?? .auto,
-                    plannedStop: group.partner == .external ? nil : recorder.runStart + .milliseconds(peer.stopMs))
-                peers.append(CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout))
-            case .publisher, .player, .echo:
-                let direction: MediaDirection = group.role == .publisher ? .sendonly : group.role == .player ? .recvonly : .sendrecv
-                let settings = ServerPeer.Settings(
-                    id: id, group: peer.group, role: group.role.rawValue, seed: seed, localAddress: Self.localAddress(group),
-                    media: MediaCall.Media(video: try Self.videoTrack(group, target: scenario.target, groupIndex: peer.group),
-                                           audio: Self.audioTrack(group),
-                                           direction: direction, decode: decode, rtx: group.media?.video?.rtx ?? .auto),
-                    impairment: (group.impairment?.send, group.impairment?.receive), ice: ice)
-                peers.append(try Self.serverPeer(for: scenario.target, role: group.role, stream: peer.stream ?? "livestream",
-                                                 endpoint: target.endpoint, settings: settings, tls: tls, seed: seed, loop: loop,
-                                                 recorder: recorder, fanout: fanout, groupIndex: peer.group))
-            }
-        }
+        factory = try PeerFactory(loop: loop, scenario: scenario, target: target, recorder: recorder, fanout: fanout)
+        for peer in plan { peers.append(try factory.make(peer, attempt: 0)) }
+        recorder.observe { [weak self] record in self?.reconnectIfAsked(record) }
     }
 
     /// The driver for a publisher, player or echo peer on an SRS, WHIP, WHEP or Janus target
@@ -125,7 +84,7 @@ public final class WorkerRun {
             let (kind, url) = try whipRequest(target: target, role: role, stream: stream, endpoint: endpoint)
             return driver { offer in WHIPCallSetup(kind: kind, endpoint: url, offer: offer ?? "", token: target.bearerToken) }
         case .janus:
-            let video: MediaCodec? = if case .video(let codec, _, _, _, _, _)? = settings.media.video { codec } else { nil }
+            let video: MediaCodec? = if case .video(let codec, _, _, _, _, _, _)? = settings.media.video { codec } else { nil }
             return janus(try .forPeer(target: target, role: role, stream: stream, display: settings.id, video: video, groupIndex: groupIndex))
         case .builtinRoom, .room:
             throw TargetError("groups[\(groupIndex)]: role \"\(role.rawValue)\" needs a media server target (srs, whip, whep, janus)")
@@ -181,10 +140,11 @@ public final class WorkerRun {
                 let header = try MediaFileHeader(path: file, encodeWith: codec)
                 (codec, width, height) = (header.codec, header.width, header.height)
             } catch {
-                throw TargetError("groups[\(groupIndex)].media.video.file: \(file): \(error)")
+                throw TargetError("groups[\(groupIndex)].media.video.file: \(file): \(FileProblem.describe(error))")
             }
         }
-        return .video(codec: codec, width: width, height: height, fps: fps, bitrate: bitrate, file: video?.file)
+        let keyframeInterval = video?.keyframeIntervalS.map { max(1, Int(($0 * Double(fps)).rounded())) } ?? VideoEncoderConfig.defaultKeyframeInterval
+        return .video(codec: codec, width: width, height: height, fps: fps, bitrate: bitrate, keyframeInterval: keyframeInterval, file: video?.file)
     }
 
     /// The group's audio with the documented defaults (Opus mono, 32 kbps).
@@ -196,9 +156,32 @@ public final class WorkerRun {
 
     /// Schedules every start and stop relative to `runStart`.
     public func begin() {
-        for (peer, plan) in zip(peers, planned) {
-            timers.append(loop.schedule(at: recorder.runStart + .milliseconds(plan.startMs)) { peer.start() })
-            timers.append(loop.schedule(at: recorder.runStart + .milliseconds(plan.stopMs)) { peer.stop(interrupted: false) })
+        for (peer, plan) in zip(peers, planned) { schedule(peer, plan, attempt: 0, at: recorder.runStart + .milliseconds(plan.startMs)) }
+    }
+
+    /// Starts `peer` at `start` (after `starting`) and stops it at its planned end.
+    private func schedule(_ peer: PeerDriver, _ plan: ExecutionPlan.Peer, attempt: Int, at start: Instant,
+                          starting: @escaping () -> Void = {}) {
+        attempts[PeerFactory.id(plan, attempt: attempt)] = (plan, attempt)
+        timers.append(loop.schedule(at: start) {
+            starting()
+            peer.start()
+        })
+        timers.append(loop.schedule(at: recorder.runStart + .milliseconds(plan.stopMs)) { peer.stop(interrupted: false) })
+    }
+
+    /// A peer of a group with `reconnect` that failed before its planned stop tries again
+    /// after the delay, as a new peer with its own record, while attempts and its stay last.
+    private func reconnectIfAsked(_ record: PeerRecord) {
+        guard record.outcome == .failed, let (plan, attempt) = attempts[record.id], let reconnect = factory.reconnect(plan),
+              attempt < reconnect.attempts else { return }
+        let at = loop.now() + .milliseconds(Int64((reconnect.delayS ?? ReconnectSettings.defaultDelayS) * 1000))
+        guard at < recorder.runStart + .milliseconds(plan.stopMs) else { return }
+        guard let peer = try? factory.make(plan, attempt: attempt + 1) else { return }
+        pendingReconnects += 1
+        schedule(peer, plan, attempt: attempt + 1, at: at) { [weak self] in
+            self?.pendingReconnects -= 1
+            self?.peers.append(peer)
         }
     }
 
@@ -206,6 +189,7 @@ public final class WorkerRun {
     public func interrupt() {
         timers.forEach(loop.cancel)
         timers = []
+        pendingReconnects = 0
         for peer in peers { peer.stop(interrupted: true) }
     }
 
@@ -226,6 +210,6 @@ public final class WorkerRun {
 
     /// Every peer has ended.
     public var isFinished: Bool {
-        peers.allSatisfy { if case .ended = $0.state { true } else { false } }
+        pendingReconnects == 0 && peers.allSatisfy { if case .ended = $0.state { true } else { false } }
     }
 }

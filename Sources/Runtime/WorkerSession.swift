@@ -61,6 +61,11 @@ public final class WorkerSession {
     private func scheduleSample(at deadline: Instant) {
         sampler = loop.schedule(at: deadline) { [weak self] in
             guard let self, !self.isDone else { return }
+            // Every peer has failed and none is left to start: nothing more can happen, so
+            // the worker ends now rather than at the planned end (the runner says why).
+            if self.worker.isFinished, self.recorder.records.allSatisfy({ $0.outcome == .failed }) {
+                return self.finishWhenIdle()
+            }
             let counts = self.worker.counts
             self.onMessage(WorkerMessage(sample: WorkerSample(
                 tS: self.recorder.offset(self.loop.now()) / 1000, connecting: counts.connecting, connected: counts.connected,
@@ -84,13 +89,12 @@ public final class WorkerSession {
             return
         }
         isDone = true
+        let pace = fanout.pace(at: loop.now())
         fanout.stopAll()
         if let sampler { loop.cancel(sampler) }
         let wall = max(1e-3, (loop.now() - recorder.runStart).milliseconds / 1000)
         let cpu = ProcessCPU.seconds() - cpuBefore
-        // Peers that finished setup at some point (members: joined; WebRTC peers: set up),
-        // whatever happened to them later. Gauges add up when workers merge.
-        recorder.set(.connectedPeers, to: Double(recorder.records.filter { $0.phases["setup_ms"] != nil || $0.phases["join_ms"] != nil }.count))
+        recorder.set(.connectedPeers, to: Double(recorder.connectedPeers))
         recorder.record(cpu / wall * 100, in: .cpuPct)
         recorder.record(ProcessCPU.maxResidentMegabytes(), in: .rssMb)
         let lag = recorder.metrics.histograms[.lagMs]
@@ -105,6 +109,7 @@ public final class WorkerSession {
                                   cpuUsPerPacket: sent + received > 0 ? (cpu - encoderCPU) / Double(sent + received) * 1e6 : nil,
                                   cpuMsPerPeerSecond: peerSeconds > 0 ? (cpu - encoderCPU) / peerSeconds * 1000 : nil)
         onMessage(WorkerMessage(result: WorkerResult(metrics: recorder.metrics, report: report, abortedBy: abortedBy,
-                                                     lateFrames: fanout.lateFrames, encoderErrors: fanout.errors)))
+                                                     lateFrames: pace.behind, framesDue: pace.due,
+                                                     encoderErrors: fanout.errors)))
     }
 }

@@ -24,6 +24,10 @@ public struct ExecutionPlan: Equatable, Sendable {
         public var room: String?
         /// The stream a publisher publishes or a player plays.
         public var stream: String?
+
+        /// Its name in reports: `g<group>-<index>`, with `-caller` or `-callee` for a
+        /// pair's sides.
+        public var id: String { "g\(group)-\(index)" + (side == .single ? "" : "-\(side.rawValue)") }
     }
 
     public let peers: [Peer]
@@ -34,7 +38,7 @@ public struct ExecutionPlan: Equatable, Sendable {
 
     public init(scenario: Scenario, workers: Int) {
         let workers = max(1, workers)
-        durationMs = Int64((scenario.durationS * 1000).rounded())
+        durationMs = Self.milliseconds(scenario.durationS)
         let publishers = scenario.groups.filter { $0.role == .publisher }.reduce(0) { $0 + $1.count }
         var peers: [Peer] = []
         var unit = 0
@@ -79,8 +83,8 @@ public struct ExecutionPlan: Equatable, Sendable {
     /// When each slot of a group is alive: (slot, start..<stop) in milliseconds. A slot
     /// can live more than once when stages ramp down and up again.
     static func lifetimes(of group: PeerGroup, runMs: Int64) -> [(Int, Range<Int64>)] {
-        let groupStart = Int64(((group.startS ?? 0) * 1000).rounded())
-        let stayMs = group.durationS.map { Int64(($0 * 1000).rounded()) }
+        let groupStart = milliseconds(group.startS ?? 0)
+        let stayMs = group.durationS.map { milliseconds($0) }
         func stop(from start: Int64, limit: Int64) -> Int64 {
             min(limit, stayMs.map { start + $0 } ?? limit, runMs)
         }
@@ -92,7 +96,7 @@ public struct ExecutionPlan: Equatable, Sendable {
         }
         let rate = group.arrival?.ratePerS ?? defaultRatePerSecond
         return (0..<group.count).compactMap { slot in
-            let start = groupStart + Int64((Double(slot) * 1000 / rate).rounded(.down))
+            let start = groupStart + milliseconds(Double(slot) / rate, rounding: .down)
             let end = stop(from: start, limit: runMs)
             return start < end ? (slot, start..<end) : nil
         }
@@ -106,7 +110,7 @@ public struct ExecutionPlan: Equatable, Sendable {
         var level = 0
         var stageStart = groupStart
         for stage in stages {
-            let length = Int64((stage.durationS * 1000).rounded())
+            let length = milliseconds(stage.durationS)
             let from = level, to = stage.target
             if to > from {
                 for slot in from..<to {
@@ -119,9 +123,23 @@ public struct ExecutionPlan: Equatable, Sendable {
                 }
             }
             level = to
-            stageStart += length
+            stageStart = min(stageStart + length, Self.horizonMs)
         }
-        for (slot, start) in openSince { result.append((slot, start..<runMs)) }
+        // A slot that opens after the run's end (validation refuses such stages) never lives.
+        for (slot, start) in openSince where start < runMs { result.append((slot, start..<runMs)) }
         return result.sorted { ($0.1.lowerBound, $0.0) < ($1.1.lowerBound, $1.0) }
+    }
+
+    /// The latest instant a plan holds (35 years): far beyond any run validation accepts (a
+    /// week), and far enough from `Int64.max` that a start plus a stay, or a stage's length
+    /// times a million slots, never overflows.
+    static let horizonMs: Int64 = 1 << 40
+
+    /// Seconds as whole milliseconds, clamped to 0...`horizonMs` (a NaN is 0): whatever
+    /// the scenario says, the plan's arithmetic cannot trap.
+    static func milliseconds(_ seconds: Double, rounding: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> Int64 {
+        let ms = (seconds * 1000).rounded(rounding)
+        guard ms > 0 else { return 0 }
+        return ms < Double(horizonMs) ? Int64(ms) : horizonMs
     }
 }

@@ -9,6 +9,9 @@ extension Scenario {
     public func validate() throws(ScenarioError) {
         try check(durationS > 0 && durationS <= 7 * 86_400, "duration_s", "\(formatNumber(durationS)) must be more than 0 and at most 604800 (a week)")
         try check(!name.isEmpty, "name", "must not be empty")
+        try check(Self.folderSafeName(name) == name, "name",
+                  "\"\(name)\" names the report folder: use letters, digits, -, _ and . only, not starting with a dot "
+                  + "(e.g. \"\(Self.folderSafeName(name))\")")
         try target.validate()
         try check(!groups.isEmpty, "groups", "needs at least one group")
         for (index, group) in groups.enumerated() {
@@ -16,13 +19,20 @@ extension Scenario {
         }
         if let matrix { try matrix.validate(target: target) }
         for (index, threshold) in (thresholds ?? []).enumerated() {
+            let parsed: Threshold
             do {
-                _ = try Threshold(parsing: threshold.expr)
+                parsed = try Threshold(parsing: threshold.expr)
             } catch {
                 throw ScenarioError(path: "thresholds[\(index)]", error.description)
             }
+            let range = parsed.address.name.possibleValues
+            try check(parsed.canHold, "thresholds[\(index)]",
+                      "\"\(threshold.expr)\" can never hold: \(parsed.address.name.rawValue) is never below \(formatNumber(range.lowerBound))"
+                      + (range.upperBound < .greatestFiniteMagnitude ? " nor above \(formatNumber(range.upperBound))" : ""))
         }
-        if let workers = run?.workers { try check((1...256).contains(workers), "run.workers", "\(workers) must be from 1 to 256") }
+        if let workers = run?.workers {
+            try check(IntegerLimits.workers.contains(workers), "run.workers", IntegerLimits.outside("\(workers)", IntegerLimits.workers))
+        }
         if let sample = run?.decodeSamplePct {
             try check((0...100).contains(sample), "run.decode_sample_pct", "\(formatNumber(sample)) must be from 0 to 100")
         }
@@ -77,7 +87,12 @@ extension Target {
         }
         if let capacity = room?.capacity {
             try check(kind == .builtinRoom, "target.room.capacity", "only the built-in room server's capacity can be set")
-            try check((2...1_000).contains(capacity), "target.room.capacity", "\(capacity) must be from 2 to 1000")
+            try check(IntegerLimits.roomCapacity.contains(capacity), "target.room.capacity",
+                      IntegerLimits.outside("\(capacity)", IntegerLimits.roomCapacity))
+        }
+        if let rate = room?.maxRatePerAddress {
+            try check(kind == .builtinRoom, "target.room.max_rate_per_address", "only the built-in room server's limits can be set")
+            try check(rate > 0 && rate <= 10_000_000, "target.room.max_rate_per_address", "\(formatNumber(rate)) must be more than 0 and at most 10000000")
         }
         if let eip = srs?.eip {
             try check(SocketAddress(host: eip, port: 0) != nil, "target.srs.eip", "\"\(eip)\" is not an IP address")
@@ -113,7 +128,7 @@ extension PeerGroup {
                       "Janus VideoRoom players (\(path)) subscribe in a room their publishers join; set room_id to a room in "
                       + "Janus's videoroom configuration (Debian's sample has 1234)")
         }
-        try check((1...1_000_000).contains(count), "\(path).count", "\(count) must be from 1 to 1000000")
+        try check(IntegerLimits.count.contains(count), "\(path).count", IntegerLimits.outside("\(count)", IntegerLimits.count))
         if oneWay == true {
             try check(role == .pair, "\(path).one_way", "one-way calls are pairs: use role \"pair\" or remove one_way")
         }
@@ -132,9 +147,14 @@ extension PeerGroup {
             try check(start >= 0 && start < scenarioDuration, "\(path).start_s", "\(formatNumber(start)) must be from 0 to less than the run's duration_s (\(formatNumber(scenarioDuration)))")
         }
         if let duration = durationS { try check(duration > 0, "\(path).duration_s", "\(formatNumber(duration)) must be more than 0") }
-        if let arrival { try arrival.validate(path: "\(path).arrival", count: count) }
+        if let arrival {
+            try arrival.validate(path: "\(path).arrival", count: count, groupStart: startS ?? 0, runDuration: scenarioDuration)
+        }
         if let video = media?.video { try video.validate(path: "\(path).media.video", target: target) }
         if let audio = media?.audio { try audio.validate(path: "\(path).media.audio") }
+        if let timeout = media?.receiveTimeoutS {
+            try check(timeout > 0 && timeout <= 3_600, "\(path).media.receive_timeout_s", "\(formatNumber(timeout)) must be more than 0 and at most 3600")
+        }
         if let ice { try ice.validate(path: "\(path).ice") }
         if let impairment {
             try impairment.send?.validate(path: "\(path).impairment.send")
@@ -143,17 +163,33 @@ extension PeerGroup {
         if media != nil {
             try check(role != .member, "\(path).media", "members exchange signaling only; remove media or use role \"pair\"")
         }
+        if let reconnect {
+            try check([.publisher, .player, .echo].contains(role), "\(path).reconnect",
+                      "reconnect is for publisher, player and echo peers (a server's clients); \"\(role.rawValue)\" peers do not reconnect")
+            try check((0...100).contains(reconnect.attempts), "\(path).reconnect.attempts", "\(reconnect.attempts) must be from 0 to 100")
+            if let delay = reconnect.delayS {
+                try check(delay >= 0 && delay <= 3_600, "\(path).reconnect.delay_s", "\(formatNumber(delay)) must be from 0 to 3600")
+            }
+        }
     }
 }
 
 extension Arrival {
-    func validate(path: String, count: Int) throws(ScenarioError) {
+    /// Each stage must end by the run's end: a ramp the run never reaches is a mistake in
+    /// the file (often a `duration_s` override that forgot the stages).
+    func validate(path: String, count: Int, groupStart: Double, runDuration: Double) throws(ScenarioError) {
         try check((ratePerS == nil) != (stages == nil), path, "give either rate_per_s or stages, not both and not neither")
         if let rate = ratePerS { try check(rate > 0 && rate <= 100_000, "\(path).rate_per_s", "\(formatNumber(rate)) must be more than 0 and at most 100000") }
         guard let stages else { return }
         try check(!stages.isEmpty, "\(path).stages", "needs at least one stage")
+        var end = groupStart
         for (index, stage) in stages.enumerated() {
             try check(stage.durationS > 0, "\(path).stages[\(index)].duration_s", "\(formatNumber(stage.durationS)) must be more than 0")
+            end += stage.durationS
+            try check(end <= runDuration + 1e-6, "\(path).stages[\(index)].duration_s",
+                      "\(formatNumber(stage.durationS)) makes stage \(index + 1) end at \(formatNumber(end)) s (the group's start_s "
+                      + "\(formatNumber(groupStart)) plus the stages so far), after the run's duration_s (\(formatNumber(runDuration))); "
+                      + "shorten the stages or lengthen duration_s")
             try check((0...count).contains(stage.target), "\(path).stages[\(index)].target",
                       "\(stage.target) must be from 0 to the group's count (\(count))")
         }
@@ -167,8 +203,11 @@ extension VideoSettings {
                       "\"\(codec.rawValue)\" is not accepted by \(target.kind.rawValue) (H.264 + Opus only); use \"h264\"")
         }
         if let resolution { try Self.validate(resolution, path: "\(path).resolution") }
-        if let fps { try check((1...120).contains(fps), "\(path).fps", "\(fps) must be from 1 to 120") }
+        if let fps { try check(IntegerLimits.fps.contains(fps), "\(path).fps", IntegerLimits.outside("\(fps)", IntegerLimits.fps)) }
         if let bitrate = bitrateKbps { try Self.validate(bitrateKbps: bitrate, path: "\(path).bitrate_kbps") }
+        if let interval = keyframeIntervalS {
+            try check(interval >= 0.1 && interval <= 3600, "\(path).keyframe_interval_s", "\(interval) must be from 0.1 to 3600 seconds")
+        }
         if let file {
             let kind = URL(fileURLWithPath: file).pathExtension.lowercased()
             try check(["y4m", "ivf", "h264", "264"].contains(kind), "\(path).file", "\"\(file)\" is not a .y4m, .ivf or .h264 file")
@@ -183,13 +222,17 @@ extension VideoSettings {
     }
 
     static func validate(bitrateKbps: Int, path: String) throws(ScenarioError) {
-        try check((30...50_000).contains(bitrateKbps), path, "\(bitrateKbps) must be from 30 to 50000")
+        try check(IntegerLimits.videoBitrateKbps.contains(bitrateKbps), path,
+                  IntegerLimits.outside("\(bitrateKbps)", IntegerLimits.videoBitrateKbps))
     }
 }
 
 extension AudioSettings {
     func validate(path: String) throws(ScenarioError) {
-        if let bitrate = bitrateKbps { try check((6...510).contains(bitrate), "\(path).bitrate_kbps", "\(bitrate) must be from 6 to 510 (Opus)") }
+        if let bitrate = bitrateKbps {
+            try check(IntegerLimits.audioBitrateKbps.contains(bitrate), "\(path).bitrate_kbps",
+                      IntegerLimits.outside("\(bitrate)", IntegerLimits.audioBitrateKbps) + " (Opus)")
+        }
         if let channels { try check(channels == 1 || channels == 2, "\(path).channels", "\(channels) must be 1 or 2") }
     }
 }

@@ -50,6 +50,9 @@ public struct RoomSettings: Codable, Equatable, Sendable {
     public var otherJoinedEvent: String?
     /// Members per room on the built-in server (default 2).
     public var capacity: Int?
+    /// The built-in server's limit on messages per second from one client address (all
+    /// a run's peers share 127.0.0.1, so there is none unless set).
+    public var maxRatePerAddress: Double?
     /// Room names are `<prefix><n>` (default `room-`).
     public var roomPrefix: String?
 }
@@ -125,6 +128,18 @@ public struct PeerGroup: Codable, Equatable, Sendable {
     public var ice: ICESettings?
     public var stream: StreamSettings?
     public var impairment: ImpairmentSettings?
+    /// A publisher, player or echo peer whose connection failed tries again (a new
+    /// connection with its own record) instead of staying down.
+    public var reconnect: ReconnectSettings?
+}
+
+/// How a peer that lost (or never got) its connection tries again: up to `attempts`
+/// times, `delay_s` after each failure, while its planned stay lasts.
+public struct ReconnectSettings: Codable, Equatable, Sendable {
+    public var attempts: Int
+    public var delayS: Double?
+
+    public static let defaultDelayS = 1.0
 }
 
 /// Network impairment between each peer of a group and its socket (the kernel here has no
@@ -153,6 +168,11 @@ public struct Arrival: Codable, Equatable, Sendable {
 public struct MediaSettings: Codable, Equatable, Sendable {
     public var video: VideoSettings?
     public var audio: AudioSettings?
+    /// Seconds after setup by which each kind a peer receives must have arrived (default 5);
+    /// a kind that has not fails the peer ("no video received").
+    public var receiveTimeoutS: Double?
+
+    public static let defaultReceiveTimeoutS = 5.0
 }
 
 public struct VideoSettings: Codable, Equatable, Sendable {
@@ -168,6 +188,9 @@ public struct VideoSettings: Codable, Equatable, Sendable {
     public var resolution: Resolution?
     public var fps: Int?
     public var bitrateKbps: Int?
+    /// Seconds from one keyframe to the next, unless a receiver asks for one sooner
+    /// (PLI/FIR). Default: 300 frames (10 s at 30 fps).
+    public var keyframeIntervalS: Double?
     /// The user's content instead of the test pattern: a .y4m (encoded with `codec`), or an
     /// .ivf (VP8/VP9) or Annex-B .h264 file sent as it is; looped.
     public var file: String?

@@ -19,12 +19,28 @@ public enum ScenarioLoader {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw ScenarioError(path: "", "cannot read \(path): \((error as NSError).localizedDescription)")
+            throw ScenarioError(path: "", "cannot read \(path): \(FileProblem.describe(error))")
         }
+        let loaded: LoadedScenario
         do {
-            return try load(text: text, environment: environment, overrides: overrides)
+            loaded = try load(text: text, environment: environment, overrides: overrides)
         } catch {
             throw ScenarioError(path: error.path, error.path.isEmpty ? "\(path): \(error.message)" : error.message)
+        }
+        try checkMediaFilesExist(loaded.scenario)
+        return loaded
+    }
+
+    /// Each `media.video.file` is read when the run starts, from the current folder; a
+    /// missing one is found here, by `validate`, rather than by every worker.
+    static func checkMediaFilesExist(_ scenario: Scenario) throws(ScenarioError) {
+        for (index, group) in scenario.groups.enumerated() {
+            guard let file = group.media?.video?.file else { continue }
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: file, isDirectory: &isFolder)
+            try check(exists && !isFolder.boolValue, "groups[\(index)].media.video.file",
+                      "\"\(file)\" \(exists ? "is a folder" : "does not exist") (paths are relative to the folder rtcswarm runs in, "
+                      + "\(FileManager.default.currentDirectoryPath))")
         }
     }
 

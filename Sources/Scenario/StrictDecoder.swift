@@ -163,8 +163,12 @@ struct ValueDecoder: Decoder {
         ScenarioError(path: path, "expected \(expected), found \(value.shortDescription)")
     }
 
+    /// Names the field's own range when it has one (`IntegerLimits`), else the type's.
     private func outOfRange<I: FixedWidthInteger>(_ type: I.Type) -> ScenarioError {
-        ScenarioError(path: path, "\(value.shortDescription) is out of range (\(I.min) to \(I.max))")
+        if let range = IntegerLimits.byField[ScenarioLoader.generic(path)] {
+            return ScenarioError(path: path, IntegerLimits.outside(value.shortDescription, range))
+        }
+        return ScenarioError(path: path, "\(value.shortDescription) is out of range (\(I.min) to \(I.max))")
     }
 }
 

@@ -24,11 +24,21 @@ public enum SRSStatistics {
         return figures
     }
 
-    /// From a streams body: how many streams SRS holds and how many clients they have.
-    public static func streams(_ body: String) -> [String: Double]? {
+    /// From a streams body: how many streams SRS holds and how many clients they have, and
+    /// of the streams named in `own` (the run's): how many have a live publisher
+    /// (`run_publishers`) and how many other clients play them (`run_players`). SRS lists
+    /// a stream's publisher among its `clients`.
+    public static func streams(_ body: String, own: Set<String> = []) -> [String: Double]? {
         guard let value = try? JSONValue(parsing: body), value["code"]?.integerValue == 0,
               let streams = value["streams"]?.arrayValue else { return nil }
         let clients = streams.compactMap { $0["clients"]?.doubleValue }.reduce(0, +)
-        return ["streams": Double(streams.count), "clients": clients]
+        var figures = ["streams": Double(streams.count), "clients": clients]
+        guard !own.isEmpty else { return figures }
+        let ours = streams.filter { $0["name"]?.stringValue.map(own.contains) == true }
+        let publishers = ours.filter { $0["publish"]?["active"]?.boolValue == true }.count
+        let ourClients = ours.compactMap { $0["clients"]?.doubleValue }.reduce(0, +)
+        figures["run_publishers"] = Double(publishers)
+        figures["run_players"] = max(0, ourClients - Double(publishers))
+        return figures
     }
 }

@@ -83,4 +83,59 @@ final class TCPIdleTests: XCTestCase {
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
+
+    /// At the file-descriptor limit every waiting connection is accepted with the spare
+    /// descriptor and closed at once, and the listener then sleeps: before, accept failed
+    /// with EMFILE, the connection stayed in the backlog and the loop woke for it forever.
+    func testAtTheDescriptorLimitWaitingConnectionsAreClosedAndTheListenerDoesNotSpin() throws {
+        let loop = try EventLoop()
+        let listener = try TCPListener(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0))
+        var accepted = 0
+        listener.onAccept = { _ in accepted += 1 }
+        var refusals = 0
+        listener.onRefused = { refusals += 1 }
+        let clients = try (0..<5).map { _ in try TCPConnection.connect(loop: loop, to: listener.localAddress) }
+        var ended = 0
+        for client in clients { client.onClose = { _ in ended += 1 } }
+
+        // Every descriptor number below the lowest free one is taken: make that the limit.
+        let lowestFree = fcntl(0, F_DUPFD, 0)
+        Glibc.close(lowestFree)
+        var saved = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &saved)
+        var tight = saved
+        tight.rlim_cur = rlim_t(lowestFree)
+        XCTAssertEqual(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &tight), 0)
+        defer { setrlimit(Int32(RLIMIT_NOFILE.rawValue), &saved) }
+
+        XCTAssertTrue(loop.run(until: { ended == clients.count }, timeout: .seconds(5)), "\(ended) of \(clients.count) saw their connection end")
+        XCTAssertEqual(accepted, 0)
+        XCTAssertEqual(refusals, clients.count)
+        XCTAssertEqual(listener.refusedAtDescriptorLimit, clients.count)
+        // Nothing is waiting now: a listener that still woke up would count more errors.
+        let errors = listener.acceptErrors
+        XCTAssertLessThanOrEqual(errors, 2 * clients.count)
+        loop.run(until: { false }, timeout: .milliseconds(300))
+        XCTAssertEqual(listener.acceptErrors, errors, "the listener kept waking with nothing to accept")
+    }
+
+    /// `bufferedWrites` counts the writes still (partly) unsent, and reaches 0 once the
+    /// peer has read everything.
+    func testBufferedWritesCountTheWritesTheKernelHasNotTakenYet() throws {
+        let loop = try EventLoop()
+        let listener = try TCPListener(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0))
+        var serverSide: TCPConnection?
+        listener.onAccept = { serverSide = $0 }
+        let client = try TCPConnection.connect(loop: loop, to: listener.localAddress)
+        var received = 0
+        client.onRead = { received += $0.count }
+        XCTAssertTrue(loop.run(until: { serverSide != nil }, timeout: .seconds(5)))
+        let server = try XCTUnwrap(serverSide)
+        for _ in 0..<200 { server.write([UInt8](repeating: 7, count: 256 * 1024)) }
+        XCTAssertGreaterThan(server.bufferedWrites, 100, "50 MB cannot all sit in the kernel's buffers")
+        XCTAssertGreaterThan(server.bufferedBytes, (server.bufferedWrites - 1) * 256 * 1024)
+        XCTAssertTrue(loop.run(until: { received == 200 * 256 * 1024 }, timeout: .seconds(20)))
+        XCTAssertEqual(server.bufferedWrites, 0)
+        XCTAssertEqual(server.bufferedBytes, 0)
+    }
 }

@@ -13,6 +13,12 @@ import XCTest
 final class JanusRunTests: XCTestCase {
     /// Janus 1.1.2 on loopback, answering, with its WebSocket transport on when asked;
     /// stopped at the end of the test.
+    /// The report's warnings but the encoders falling behind real time, which says how busy
+    /// this machine was (other builds, other tests), not what Janus did (issue 21 item 15).
+    private static func warningsNotAboutLoad(_ report: RunReport) -> [String] {
+        (report.warnings ?? []).filter { !$0.contains("the encoders fell behind real time") }
+    }
+
     private func startJanus(webSocket: Bool = false) throws -> JanusServer {
         let executable = try ExternalTool.require("janus", installHint: "apt-get install janus")
         let janus = try JanusServer(executable: executable, shim: try LoopbackShim.library(), webSocket: webSocket)
@@ -84,7 +90,7 @@ final class JanusRunTests: XCTestCase {
         let sessions = report.cells[0].serverSamples.compactMap { $0.values["sessions"] }
         XCTAssertGreaterThan(sessions.count, 2, "sampled every second")
         XCTAssertEqual(sessions.max(), 2)
-        XCTAssertNil(report.warnings)
+        XCTAssertEqual(Self.warningsNotAboutLoad(report), [])
         if transport == .http {
             // Janus's own name for itself, from /janus/info (Debian's package: 1.1.x).
             XCTAssertEqual(report.targetVersion?.hasPrefix("Janus 1."), true, report.targetVersion ?? "no version")
@@ -191,7 +197,7 @@ final class JanusRunTests: XCTestCase {
             XCTAssertNotNil(player.streams.first { $0.kind == "audio" })
             print("janus videoroom \(codec) \(player.id): \(video.framesReceived) frames, \(video.fps) fps, loss \(video.lossPct) %, setup \(player.phases["setup_ms"] ?? -1) ms, plis \(video.plis), resolutions \(video.resolutions)")
         }
-        XCTAssertNil(report.warnings)
+        XCTAssertEqual(Self.warningsNotAboutLoad(report), [])
     }
 
     func testJanusKilledMidRunFailsEveryPeerWithAReasonAndTheRunEndsOnTime() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Metrics
 @testable import Report
+import WebRTCTestKit
 import XCTest
 
 final class ReportWritersTests: XCTestCase {
@@ -82,6 +83,49 @@ final class ReportWritersTests: XCTestCase {
         try Data(json.utf8).write(to: folder.appendingPathComponent("report.json"))
         XCTAssertThrowsError(try ReportWriter.read(folder.path)) { error in
             XCTAssertTrue("\(error)".contains("has schema version 99; this rtcswarm reads version 1"), "\(error)")
+        }
+    }
+
+    /// A full `--out` disk: every report file is either whole or absent (never a truncated
+    /// report.json), the error names exactly the absent ones, and no temporary file is left.
+    func testAFullDiskLeavesEachFileWholeOrAbsentAndNamesTheMissingOnes() throws {
+        let disk = try TinyFileSystem(bytes: 8 * 1024)
+        let report = ReportFixtures.report(cells: [ReportFixtures.cell("default", setup: Array(stride(from: 1.0, to: 400, by: 1)),
+                                                                       loss: [0.25])])
+        XCTAssertGreaterThan(try ReportWriter.encode(report).count, 8 * 1024, "report.json must not fit")
+        XCTAssertThrowsError(try ReportWriter.write(report, to: disk.folder)) { error in
+            guard let failure = error as? ReportWriteFailure else { return XCTFail("\(error)") }
+            let present = ReportWriter.files.filter { FileManager.default.fileExists(atPath: disk.folder.appendingPathComponent($0).path) }
+            XCTAssertEqual(Set(failure.files.map(\.name)), Set(ReportWriter.files).subtracting(present))
+            XCTAssertTrue(failure.files.map(\.name).contains("report.json"))
+            XCTAssertTrue(failure.files.allSatisfy { $0.reason.contains("No space left on device") }, failure.description)
+            XCTAssertFalse(present.isEmpty, "the small files still fit and are written")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: disk.folder.appendingPathComponent("report.json").path))
+        let expected = ["junit.xml": JUnitReport.render(report), "summary.md": MarkdownSummary.render(report),
+                        "report.html": HTMLReport.render(report)]
+        for (name, text) in expected where FileManager.default.fileExists(atPath: disk.folder.appendingPathComponent(name).path) {
+            XCTAssertEqual(try String(contentsOf: disk.folder.appendingPathComponent(name), encoding: .utf8), text, "\(name) is whole")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: disk.folder.path).filter { $0.hasSuffix(".partial") }, [])
+    }
+
+    /// A missing or malformed report.json is one line naming the file and what is wrong,
+    /// not an NSCocoaErrorDomain or DecodingError dump.
+    func testAnUnreadableReportIsOneLineNamingTheFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("badreport-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        XCTAssertThrowsError(try ReportWriter.read(folder.path)) { error in
+            XCTAssertEqual("\(error)", "\(folder.path)/report.json: no such file")
+        }
+        try Data(#"{"schemaVersion": 1, "scenarioName": "x"}"#.utf8).write(to: folder.appendingPathComponent("report.json"))
+        XCTAssertThrowsError(try ReportWriter.read(folder.path)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("\(folder.path)/report.json: missing key \""), "\(error)")
+        }
+        try Data("not json".utf8).write(to: folder.appendingPathComponent("report.json"))
+        XCTAssertThrowsError(try ReportWriter.read(folder.path)) { error in
+            XCTAssertEqual("\(error)", "\(folder.path)/report.json: not valid JSON")
         }
     }
 

@@ -18,10 +18,11 @@ struct RoomHarness {
         server = RoomServerCore(configuration: configuration, seed: 42)
     }
 
-    mutating func connect(_ transport: RoomClient.Transport, names: RoomEventNames = RoomEventNames()) -> Int {
+    mutating func connect(_ transport: RoomClient.Transport, names: RoomEventNames = RoomEventNames(),
+                          from address: String = "127.0.0.1") -> Int {
         let id = nextID
         nextID += 1
-        server.accept(id, now: now)
+        server.accept(id, from: address, now: now)
         clients[id] = RoomClient(endpoint: Endpoint(scheme: .http, host: "127.0.0.1", port: 3000), transport: transport, names: names, seed: UInt64(id))
         settle()
         return id
@@ -81,7 +82,7 @@ struct RoomHarness {
                 moved = true
                 switch output {
                 case .send(let id, let bytes): clients[id]?.handle(bytes, now: now)
-                case .close(let id): clients[id]?.handleEOF(now: now)
+                case .close(let id), .abort(let id): clients[id]?.handleEOF(now: now)
                 }
             }
         }

@@ -147,4 +147,76 @@ final class RoomServerLimitsTests: XCTestCase {
         XCTAssertEqual(stats["members"], 1)
         XCTAssertEqual(stats["connections"], 2)
     }
+
+    /// A client that does not read: once the driver holds more than the limit unsent for
+    /// it (bytes or messages), it is dropped at once, counted, and its room hears bye.
+    func testAClientThatDoesNotReadIsDroppedOverTheUnsentLimits() throws {
+        var configuration = RoomServerConfiguration()
+        configuration.maxQueuedBytes = 64 * 1024
+        configuration.maxQueuedMessages = 50
+        var harness = RoomHarness(configuration: configuration)
+        let reader = harness.connect(.socketIO)
+        let slow = harness.connect(.socketIO)
+        let other = harness.connect(.webSocket)
+        harness.send(.join(room: "r"), from: reader)
+        harness.send(.join(room: "r"), from: slow)
+        harness.send(.join(room: "s"), from: other)
+        let slowID = try XCTUnwrap(harness.clients[slow]?.memberID)
+        harness.server.unsent(slow, bytes: 64 * 1024, messages: 50, now: harness.now)
+        XCTAssertEqual(harness.server.pollOutput(), nil, "at the limits, not over them: kept")
+        harness.server.unsent(slow, bytes: 64 * 1024 + 1, messages: 1, now: harness.now)
+        XCTAssertEqual(harness.server.pollOutput(), .abort(connection: slow), "dropped at once, unsent bytes and all")
+        harness.settle()
+        XCTAssertEqual(harness.messages(reader).last, .bye(room: "r", id: slowID))
+        harness.server.unsent(other, bytes: 10, messages: 51, now: harness.now)
+        XCTAssertEqual(harness.server.pollOutput(), .abort(connection: other))
+        XCTAssertEqual(harness.server.stats.rejects["slow_reader"], 2)
+        XCTAssertEqual(harness.server.connectionCount, 1)
+    }
+
+    /// Bare connects and half-sent requests do not stay: with no complete request within
+    /// the handshake timeout (5 s) the connection is closed and counted.
+    func testAConnectionWithoutARequestIsClosedAfterTheHandshakeTimeout() {
+        var harness = RoomHarness()
+        harness.server.accept(90, now: harness.now)
+        harness.server.accept(91, now: harness.now)
+        harness.server.receive(91, Array("GET /stats HTTP/1.1\r\nHo".utf8), now: harness.now)
+        let member = harness.connect(.socketIO)
+        harness.send(.join(room: "r"), from: member)
+        harness.advance(by: .seconds(4))
+        XCTAssertEqual(harness.server.connectionCount, 3)
+        harness.advance(by: .seconds(2))
+        XCTAssertEqual(harness.server.connectionCount, 1, "only the upgraded member is left")
+        XCTAssertEqual(harness.server.stats.rejects["http_timeout"], 2)
+        XCTAssertNil(harness.closeReason(member))
+    }
+
+    /// Reconnecting does not buy a fresh allowance: the per-address bucket (15/s, bursts
+    /// of 30) spans every connection from that address, while another address is served.
+    func testTheRateLimitPerAddressHoldsAcrossReconnects() {
+        var configuration = RoomServerConfiguration()
+        configuration.maxMessagesPerSecond = 10
+        configuration.maxMessagesPerSecondPerAddress = 15
+        var harness = RoomHarness(configuration: configuration)
+        let listener = harness.connect(.socketIO, from: "10.0.0.2")
+        harness.send(.join(room: "r"), from: listener)
+        for _ in 0..<5 {
+            let flooder = harness.connect(.socketIO, from: "10.0.0.1")
+            harness.send(.join(room: "r"), from: flooder)
+            // Each connection's own bucket holds 20: its join and 19 messages.
+            for _ in 0..<19 { harness.send(.message(room: "r", data: "x"), from: flooder) }
+            harness.drop(flooder)
+        }
+        // 30 tokens for 10.0.0.1: join + 19 messages, then join + 9 messages; then nothing.
+        let relayed = harness.messages(listener).filter { if case .message = $0 { true } else { false } }
+        XCTAssertEqual(relayed.count, 28)
+        XCTAssertGreaterThan(harness.server.stats.rejects["address_rate_limited"] ?? 0, 0)
+        XCTAssertNil(harness.server.stats.rejects["rate_limited"])
+        // A second later the address has 15 tokens again.
+        harness.advance(by: .seconds(1))
+        let returning = harness.connect(.socketIO, from: "10.0.0.1")
+        harness.send(.join(room: "r"), from: returning)
+        harness.send(.message(room: "r", data: "x"), from: returning)
+        XCTAssertEqual(harness.messages(listener).filter { if case .message = $0 { true } else { false } }.count, 29)
+    }
 }

@@ -10,7 +10,7 @@ import XCTest
 final class SharedEncoderTests: XCTestCase {
     func testARequestInsideTheSpacingIsHonouredWhenTheSpacingEnds() throws {
         let loop = try EventLoop()
-        let encoder = SharedEncoder(track: .video(codec: .vp8, width: 160, height: 90, fps: 30, bitrate: 150_000, file: nil), loop: loop)
+        let encoder = SharedEncoder(track: .video(codec: .vp8, width: 160, height: 90, fps: 30, bitrate: 150_000, keyframeInterval: 300, file: nil), loop: loop)
         defer { encoder.stop() }
         var keyframes: [Instant] = []
         var frames = 0
@@ -32,5 +32,15 @@ final class SharedEncoderTests: XCTestCase {
         let apart = (keyframes[2] - keyframes[1]).milliseconds
         XCTAssertGreaterThanOrEqual(apart, SharedEncoder.keyframeSpacing.milliseconds)
         XCTAssertLessThan(apart, SharedEncoder.keyframeSpacing.milliseconds + 1000.0 / 30 + 1, "forced at the first frame after the spacing")
+    }
+
+    /// Issue 21 item 15: one frame made late on a busy machine is no finding; more than 1 %
+    /// of the frames due is (a 4K encode on two cores falls behind by far more).
+    func testLateFramesAreAWarningOnlyAboveOnePercentOfTheFramesDue() {
+        XCTAssertFalse(ScenarioRunner.encodersFellBehind(late: 0, due: 0))
+        XCTAssertFalse(ScenarioRunner.encodersFellBehind(late: 1, due: 150), "one late frame in 5 s of 30 fps")
+        XCTAssertFalse(ScenarioRunner.encodersFellBehind(late: 3, due: 300), "exactly 1 %")
+        XCTAssertTrue(ScenarioRunner.encodersFellBehind(late: 4, due: 300))
+        XCTAssertTrue(ScenarioRunner.encodersFellBehind(late: 1, due: 0))
     }
 }

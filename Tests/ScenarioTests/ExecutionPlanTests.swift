@@ -103,4 +103,22 @@ final class ExecutionPlanTests: XCTestCase {
         XCTAssertEqual(result.peers.map { $0.room ?? "" }, ["r0-0", "r0-0", "r0-0", "r0-1", "r0-1", "r0-1", "r0-2"])
         XCTAssertEqual(result.peers.map(\.startMs), [0, 1, 2, 3, 4, 5, 6])
     }
+
+    /// Issue 21 item 1: stages that outlast the run (which validation refuses) and values
+    /// no run reaches make a plan bounded by the run, not a trap.
+    func testStagesAndStaysBeyondTheRunEndWithTheRun() throws {
+        var scenario = try ScenarioLoader.load(text: """
+        { name: "s", duration_s: 60, target: { kind: "builtin-room" },
+          groups: [{ role: "member", count: 4, start_s: 2, arrival: { stages: [{ duration_s: 20, target: 4 }, { duration_s: 35, target: 4 }] } },
+                   { role: "member", count: 2, duration_s: 30, arrival: { rate_per_s: 1 } }] }
+        """).scenario
+        scenario.durationS = 5
+        assertPlan(ExecutionPlan(scenario: scenario, workers: 1), [
+            (1, 0, .single, 0, 5000, 0, "room-1-0", nil), (1, 1, .single, 1000, 5000, 0, "room-1-0", nil),
+        ])
+        scenario.groups[1].durationS = .infinity
+        scenario.groups[1].arrival?.ratePerS = 1e-300
+        scenario.groups[0].arrival?.stages?[0].durationS = 1e300
+        XCTAssertEqual(ExecutionPlan(scenario: scenario, workers: 1).peers.map(\.stopMs), [5000])
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Scenario
 import XCTest
 
@@ -41,6 +42,9 @@ final class ScenarioValidationTests: XCTestCase {
             (["groups[0].media.video.resolution=640by360"], "groups[0].media.video.resolution: \"640by360\" is not a resolution; write WIDTHxHEIGHT, e.g. \"1280x720\""),
             (["groups[0].media.video.resolution=7680x4320"], "groups[0].media.video.resolution: 7680x4320 must be even and from 160x90 to 3840x2160"),
             (["groups[0].media.video.fps=500"], "groups[0].media.video.fps: 500 must be from 1 to 120"),
+            (["groups[0].media.video.keyframe_interval_s=0"], "groups[0].media.video.keyframe_interval_s: 0.0 must be from 0.1 to 3600 seconds"),
+            (["groups[0].reconnect.attempts=2"],
+             "groups[0].reconnect: reconnect is for publisher, player and echo peers (a server's clients); \"pair\" peers do not reconnect"),
             (["groups[0].role=publisher"], "groups[0].role: \"publisher\" does not work with a builtin-room target; use pair or member"),
             (["target.kind=srs"], "target.url: srs needs a url, e.g. \"${SRS_URL:-http://127.0.0.1:1985}\""),
             (["target.kind=srs", "target.url=http://127.0.0.1:1985", "groups[0].role=publisher", "groups[1].role=player"],
@@ -56,6 +60,9 @@ final class ScenarioValidationTests: XCTestCase {
             (["target.url=http://x"], "target.url: builtin-room starts its own server on loopback; remove url or use kind \"room\""),
             (["groups[1].arrival.stages=[{duration_s: 5, target: 3}]"], "groups[1].arrival: give either rate_per_s or stages, not both and not neither"),
             (["groups[1].arrival={stages: [{duration_s: 5, target: 30}]}"], "groups[1].arrival.stages[0].target: 30 must be from 0 to the group's count (10)"),
+            (["groups[1].start_s=2", "groups[1].arrival={stages: [{duration_s: 20, target: 10}, {duration_s: 8.5, target: 10}]}"],
+             "groups[1].arrival.stages[1].duration_s: 8.5 makes stage 2 end at 30.5 s (the group's start_s 2 plus the stages so far), "
+             + "after the run's duration_s (30); shorten the stages or lengthen duration_s"),
             (["groups[1].media={audio: {}}"], "groups[1].media: members exchange signaling only; remove media or use role \"pair\""),
             (["thresholds[0]=setup_ms.p95 <"], "thresholds[0]: threshold 'setup_ms.p95 <': expected a number after '<', got the end"),
             (["groups[0].ice={relay_only: true}"], "groups[0].ice.relay_only: relay_only needs a turn: server in ice.servers"),
@@ -93,6 +100,20 @@ final class ScenarioValidationTests: XCTestCase {
         XCTAssertEqual(loaded.scenario.groups[1].media?.video?.rtx, .off)
     }
 
+    /// Issue 21 item 4: every cell is also judged on `failed_peers == 0` and
+    /// `connected_peers > 0`, each unless a threshold of the scenario names that figure.
+    func testTheVerdictImpliesNoFailedPeerAndSomeConnectedPeerUnlessAThresholdSaysOtherwise() throws {
+        func judged(_ thresholds: String) throws -> [String] {
+            try ScenarioLoader.load(text: Self.base, overrides: ["thresholds=\(thresholds)"]).scenario.judgedThresholds
+                .map { $0.spec.expr + ($0.implied ? " (implied)" : "") }
+        }
+        XCTAssertEqual(try judged("[]"), ["failed_peers == 0 (implied)", "connected_peers > 0 (implied)"])
+        XCTAssertEqual(try judged("['setup_ms.p95 < 500']"),
+                       ["setup_ms.p95 < 500", "failed_peers == 0 (implied)", "connected_peers > 0 (implied)"])
+        XCTAssertEqual(try judged("['failed_peers < 10']"), ["failed_peers < 10", "connected_peers > 0 (implied)"])
+        XCTAssertEqual(try judged("['connected_peers >= 0', 'failed_peers <= 3']"), ["connected_peers >= 0", "failed_peers <= 3"])
+    }
+
     func testUnknownKeysAreReportedWithASuggestion() {
         let typo = Self.base.replacingOccurrences(of: "count: 4", with: "cuont: 4")
         XCTAssertEqual(message(typo), "groups[0].cuont: unknown key; did you mean \"count\"?")
@@ -120,5 +141,68 @@ final class ScenarioValidationTests: XCTestCase {
         XCTAssertEqual(message(set: ["groups[5].count=1"]), "groups[5].count: index 5 is past the end of a list of 2")
         XCTAssertEqual(message(set: ["groups.count"]), "--set groups.count: expected PATH=VALUE, e.g. --set groups[0].count=50")
         XCTAssertEqual(message(set: ["name.first=x"]), "name.first: --set goes through \"first\" but that part of the file is a string, not an object")
+    }
+
+    /// The scenario name becomes a folder under Reports/: a name that would climb out
+    /// (`../../etc`), nest folders (`a/b`) or hide one (`.x`) is refused, saying what is allowed.
+    func testANameThatIsNotASafeFolderNameIsRefused() {
+        for name in ["../../etc", "a/b", ".hidden", "two words"] {
+            XCTAssertEqual(message(set: ["name=\(name)"]).map { $0.hasPrefix("name: \"\(name)\" names the report folder: use letters, digits, -, _ and . only, not starting with a dot") },
+                           true, name)
+        }
+        XCTAssertNil(message(set: ["name=rooms-stress_2.v1"]))
+        XCTAssertEqual(Scenario.folderSafeName("../../etc"), "-..-etc")
+        XCTAssertEqual(Scenario.folderSafeName("a/b c"), "a-b-c")
+        XCTAssertEqual(Scenario.folderSafeName("..."), "run")
+    }
+
+    /// A number too big for any integer names the field's own range, not Int64's.
+    func testAHugeCountNamesTheFieldsRange() {
+        XCTAssertEqual(message(set: ["groups[0].count=1e23"]), "groups[0].count: 1e+23 must be from 1 to 1000000")
+        XCTAssertEqual(message(set: ["run.workers=1e30"]), "run.workers: 1e+30 must be from 1 to 256")
+        XCTAssertEqual(message(set: ["groups[0].media.video.fps=-1e20"]), "groups[0].media.video.fps: -1e+20 must be from 1 to 120")
+    }
+
+    /// A threshold that no value of its figure can meet fails every run: a scenario mistake.
+    func testAThresholdThatCanNeverHoldIsRefused() {
+        XCTAssertEqual(message(set: ["thresholds[0]=setup_ms.p95 < -1"]),
+                       "thresholds[0]: \"setup_ms.p95 < -1\" can never hold: setup_ms is never below 0")
+        XCTAssertEqual(message(set: ["thresholds[0]=loss_pct.max > 100"]),
+                       "thresholds[0]: \"loss_pct.max > 100\" can never hold: loss_pct is never below 0 nor above 100")
+        XCTAssertEqual(message(set: ["thresholds[0]=failed_peers == -2"]),
+                       "thresholds[0]: \"failed_peers == -2\" can never hold: failed_peers is never below 0")
+        for possible in ["setup_ms.p95 < 500", "failed_peers == 0", "loss_pct.max <= 100", "resolution_survival.min == 100", "fps.mean != 0"] {
+            XCTAssertNil(message(set: ["thresholds[0]=\(possible)"]), possible)
+        }
+    }
+
+    /// A media file is checked by `validate`, not found missing by each worker later; a
+    /// scenario file that is not there is one line, not a Foundation error dump.
+    func testAMissingMediaFileOrScenarioFileIsOneLineNamingIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("s.json5")
+        try Data(Self.base.utf8).write(to: file)
+        let missing = folder.appendingPathComponent("clip.y4m").path
+        XCTAssertThrowsError(try ScenarioLoader.load(file: file.path, overrides: ["groups[0].media.video.file=\(missing)"])) { error in
+            XCTAssertEqual((error as? ScenarioError)?.path, "groups[0].media.video.file")
+            XCTAssertTrue("\(error)".hasPrefix("groups[0].media.video.file: \"\(missing)\" does not exist (paths are relative to"), "\(error)")
+        }
+        try Data("YUV4MPEG2 W16 H16 F30:1\n".utf8).write(to: URL(fileURLWithPath: missing))
+        XCTAssertNoThrow(try ScenarioLoader.load(file: file.path, overrides: ["groups[0].media.video.file=\(missing)"]))
+        XCTAssertThrowsError(try ScenarioLoader.load(file: folder.appendingPathComponent("nope.json5").path)) { error in
+            XCTAssertEqual("\(error)", "cannot read \(folder.path)/nope.json5: no such file")
+        }
+    }
+
+    /// The per-address message limit is the built-in server's to set, and positive.
+    func testTheBuiltInServersPerAddressRateIsCheckedAndOnlyForIt() throws {
+        XCTAssertNil(message(set: ["target.room.max_rate_per_address=5000"]))
+        XCTAssertEqual(try ScenarioLoader.load(text: Self.base, overrides: ["target.room.max_rate_per_address=5000"]).scenario.target.room?.maxRatePerAddress, 5000)
+        XCTAssertEqual(message(set: ["target.room.max_rate_per_address=0"]),
+                       "target.room.max_rate_per_address: 0 must be more than 0 and at most 10000000")
+        XCTAssertEqual(message(set: ["target.kind=room", "target.url=http://127.0.0.1:3000", "target.room.max_rate_per_address=10"]),
+                       "target.room.max_rate_per_address: only the built-in room server's limits can be set")
     }
 }

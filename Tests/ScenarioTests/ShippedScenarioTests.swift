@@ -24,4 +24,26 @@ final class ShippedScenarioTests: XCTestCase {
             }
         }
     }
+
+    /// The `--set` overrides a shipped file's comments tell the reader to use (rooms-stress:
+    /// `--set target.kind=room --set target.url=$ROOM_URL`) load as written, with the
+    /// shell variable standing for a URL of the right scheme.
+    func testTheOverridesEachFileDocumentsWorkAsWritten() throws {
+        let folder = ExternalTool.repositoryRoot.appendingPathComponent("Scenarios")
+        var checked = 0
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path).filter({ $0.hasSuffix(".json5") }).sorted() {
+            let path = folder.appendingPathComponent(file).path
+            let comments = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("//") && $0.contains("--set ") }
+            for line in comments {
+                let words = line.split(separator: " ").map(String.init)
+                let overrides = zip(words, words.dropFirst()).filter { $0.0 == "--set" }.map { pair in
+                    pair.1.replacingOccurrences(of: "$ROOM_URL", with: "http://127.0.0.1:3000")
+                }
+                XCTAssertFalse(overrides.contains { $0.contains("$") }, "\(file): an override names a variable this test does not know: \(line)")
+                XCTAssertNoThrow(try ScenarioLoader.load(file: path, environment: [:], overrides: overrides), "\(file): \(line)")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(checked, 1, "rooms-stress documents its override for an external server")
+    }
 }

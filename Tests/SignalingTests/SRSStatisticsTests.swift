@@ -23,6 +23,17 @@ final class SRSStatisticsTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(figures["streams"] ?? 0, 1)
     }
 
+    func testTheRunsOwnStreamsAreCountedApart() throws {
+        let body = try body("srs/api-streams.response.http")
+        let ours = try XCTUnwrap(SRSStatistics.streams(body, own: ["livestream"]))
+        XCTAssertEqual(ours["run_publishers"], 1)
+        XCTAssertEqual(ours["run_players"], 2)
+        let others = try XCTUnwrap(SRSStatistics.streams(body, own: ["another"]))
+        XCTAssertEqual(others["run_publishers"], 0)
+        XCTAssertEqual(others["run_players"], 0)
+        XCTAssertNil(try XCTUnwrap(SRSStatistics.streams(body))["run_players"])
+    }
+
     func testAnErrorOrForeignBodyGivesNothing() {
         XCTAssertNil(SRSStatistics.summary(#"{"code":400}"#))
         XCTAssertNil(SRSStatistics.streams("not json"))

@@ -1,0 +1,91 @@
+import EventLoop
+import Net
+import Report
+import RTCBase
+import Scenario
+import SDP
+import Signaling
+
+/// Makes the driver of one planned peer: its role's driver with the group's settings,
+/// a seed of its own, and for a reconnect (`attempt` > 0) a new id and seed, so each
+/// connection is a peer of its own in the report.
+struct PeerFactory {
+    private let loop: EventLoop
+    private let scenario: Scenario
+    private let target: ResolvedTarget
+    private let recorder: RunRecorder
+    private let fanout: MediaFanout
+    private let names: RoomEventNames
+    private let transport: RoomClient.Transport
+    private let tls: TLSClientContext?
+
+    init(loop: EventLoop, scenario: Scenario, target: ResolvedTarget, recorder: RunRecorder, fanout: MediaFanout) throws(TargetError) {
+        self.loop = loop
+        self.scenario = scenario
+        self.target = target
+        self.recorder = recorder
+        self.fanout = fanout
+        names = RoomEventNames(otherJoined: scenario.target.room?.otherJoinedEvent ?? "other_joined")
+        transport = scenario.target.room?.transport == .websocket ? .webSocket : .socketIO
+        if target.endpoint.scheme.isSecure {
+            do {
+                tls = try TLSClientContext(configuration: TLSConfiguration(verifyCertificates: !(scenario.target.insecureTls ?? false)))
+            } catch {
+                throw TargetError("cannot set up TLS for \(target.endpoint): \(error)")
+            }
+        } else {
+            tls = nil
+        }
+    }
+
+    /// The id of `peer`'s `attempt`: the plan's id, then `<id>-r1`, `<id>-r2`...
+    static func id(_ peer: ExecutionPlan.Peer, attempt: Int) -> String { attempt == 0 ? peer.id : "\(peer.id)-r\(attempt)" }
+
+    func make(_ peer: ExecutionPlan.Peer, attempt: Int) throws(TargetError) -> PeerDriver {
+        let group = scenario.groups[peer.group]
+        // From the plan, not this worker's share: the same peer gets the same seed
+        // whatever the worker count; each reconnect one of its own.
+        let seed = (scenario.effectiveSeed &+ (UInt64(peer.group) << 33 | UInt64(peer.index) << 1
+            | (peer.side == .callee ? 1 : 0)) &* 0x9E37_79B9) &+ UInt64(attempt) &* 0xD1B5_4A32_D192_ED03
+        let id = Self.id(peer, attempt: attempt)
+        let decode = WorkerRun.isSampled(peer, percent: scenario.run?.decodeSamplePct ?? 5)
+        let ice = try ICEConfiguration(group.ice, groupIndex: peer.group)
+        let receiveTimeout = Duration.milliseconds(Int64(((group.media?.receiveTimeoutS ?? MediaSettings.defaultReceiveTimeoutS) * 1000).rounded()))
+        switch group.role {
+        case .member:
+            let settings = RoomMemberPeer.Settings(
+                target: target, transport: transport, names: names, room: peer.room ?? "room",
+                id: id, group: peer.group, seed: seed)
+            return RoomMemberPeer(loop: loop, settings: settings, recorder: recorder)
+        case .pair:
+            let settings = CallPeer.Settings(
+                target: target, transport: transport, names: names, room: peer.room ?? "room", id: id, group: peer.group,
+                role: peer.side.rawValue, seed: seed, localAddress: WorkerRun.localAddress(group),
+                video: try WorkerRun.videoTrack(group, target: scenario.target, groupIndex: peer.group), audio: WorkerRun.audioTrack(group),
+                impairment: (group.impairment?.send, group.impairment?.receive), ice: ice, decode: decode,
+                partner: group.partner == .chromium ? .browser : .rtcswarm,
+                direction: group.oneWay ?? false ? (peer.side == .callee ? .recvonly : .sendonly) : .sendrecv,
+                rtx: group.media?.video?.rtx ?? .auto,
+                plannedStop: group.partner == .external ? nil : recorder.runStart + .milliseconds(peer.stopMs),
+                receiveTimeout: receiveTimeout)
+            return CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout)
+        case .publisher, .player, .echo:
+            let direction: MediaDirection = group.role == .publisher ? .sendonly : group.role == .player ? .recvonly : .sendrecv
+            let settings = ServerPeer.Settings(
+                id: id, group: peer.group, role: group.role.rawValue, seed: seed, localAddress: WorkerRun.localAddress(group),
+                media: MediaCall.Media(video: try WorkerRun.videoTrack(group, target: scenario.target, groupIndex: peer.group),
+                                       audio: WorkerRun.audioTrack(group),
+                                       direction: direction, decode: decode, receiveTimeout: receiveTimeout,
+                                       endsWhenLost: reconnect(peer) != nil, rtx: group.media?.video?.rtx ?? .auto),
+                impairment: (group.impairment?.send, group.impairment?.receive), ice: ice)
+            return try WorkerRun.serverPeer(for: scenario.target, role: group.role, stream: peer.stream ?? "livestream",
+                                            endpoint: target.endpoint, settings: settings, tls: tls, seed: seed, loop: loop,
+                                            recorder: recorder, fanout: fanout, groupIndex: peer.group)
+        }
+    }
+
+    /// The group's reconnect settings, when it has any attempts.
+    func reconnect(_ peer: ExecutionPlan.Peer) -> ReconnectSettings? {
+        scenario.groups[peer.group].reconnect.flatMap { $0.attempts > 0 ? $0 : nil }
+    }
+}
