@@ -33,8 +33,9 @@ render_interop_matrix() {
 require_swift
 # docker-compose validates the compose file; chromium renders report.html; janus and
 # coturn are interop targets (TARGETS.md); tshark cross-checks loss and jitter against a
-# capture on lo; cc builds the loopback shim below.
-ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose chromium janus coturn tshark gcc libc6-dev iproute2 util-linux
+# capture on lo; cc builds the loopback shim below; Go and Debian's Pion sources build the
+# Pion test server below.
+ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose chromium janus coturn tshark gcc libc6-dev iproute2 util-linux golang-go golang-github-pion-webrtc.v3-dev
 # Independent peers and servers the interop tests run against (TARGETS.md).
 ensure_venv .venv Tests/Interop/requirements.txt
 # LD_PRELOAD shim that lets libnice-based servers (Janus) gather 127.0.0.1 (Tests/Interop/README.md).
@@ -42,6 +43,11 @@ shim=.build/interop/libloopback_ifaddrs.so
 if [ ! -e "$shim" ] || [ Tests/Interop/loopback_ifaddrs.c -nt "$shim" ]; then
     mkdir -p .build/interop
     cc -shared -fPIC -O2 -Wall -o "$shim" Tests/Interop/loopback_ifaddrs.c -ldl
+fi
+# The Pion WHIP/WHEP/echo test server, built offline (Tests/Interop/pion/build.sh).
+pion=.build/interop/rtcswarm-pion
+if [ ! -e "$pion" ] || [ -n "$(find Tests/Interop/pion -newer "$pion")" ]; then
+    Tests/Interop/pion/build.sh .build/interop
 fi
 swift build --build-tests
 # Each interop test writes its cell of the interop matrix here (InteropRecorder); a run

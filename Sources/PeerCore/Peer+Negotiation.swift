@@ -119,7 +119,7 @@ extension Peer {
                     ssrc: ssrc, payloadType: info.payloadType, clockRate: info.codec.clockRate, rtx: rtx,
                     // 512 packets: 4 s of a 1 Mbps stream, 0.5 s at 10 Mbps, beyond what a
                     // NACK needs on the networks a load test runs over.
-                    cacheCapacity: info.codec.isVideo ? 512 : 0))
+                    cacheCapacity: info.codec.isVideo ? 512 : 0, rtxFallback: configuration.rtxFallback))
                 media[index].packetizer = CodecPacketizer(codec: info.codec, pictureId: UInt16.random(in: 0...0x7fff, using: &generator))
             }
             if let ssrc = info.remoteSsrc { addReceiveStream(index, ssrc: ssrc, rtxSsrc: media[index].remoteRtxSsrc) }

@@ -92,6 +92,12 @@ extension Peer {
                 capacity: media[index].info.codec.isVideo ? 512 : 64,
                 maxWait: media[index].info.nack ? roundTrip + configuration.frameWaitMargin : Self.reorderWait)
         }
+        // Resends may take longer than a round trip (an SFU waits for the publisher's):
+        // frames wait as long as a resend has taken, up to `maxResendWait`.
+        if media[index].info.nack, let wait = media[index].assembler?.maxWait {
+            let resendWait = min(Self.maxResendWait, rtp.longestRecovery + configuration.frameWaitMargin)
+            if resendWait > wait { media[index].assembler?.maxWait = resendWait }
+        }
         let malformedBefore = media[index].assembler?.statistics.malformedPackets ?? 0
         media[index].assembler?.insert(delivered, now: now)
         malformed.payloads += (media[index].assembler?.statistics.malformedPackets ?? 0) - malformedBefore

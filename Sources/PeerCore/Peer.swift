@@ -61,6 +61,9 @@ public final class Peer {
     /// How long a frame of a stream without NACK (audio) waits for an older one that
     /// may only be reordered.
     static let reorderWait: Duration = .milliseconds(20)
+    /// The longest a frame of a NACKed stream waits for an older incomplete one, however
+    /// long resends have taken (a browser's jitter buffer stops about there too).
+    static let maxResendWait: Duration = .milliseconds(500)
     /// Keyframe requests repeat this often while a video stream has none (RtpSession
     /// also spaces them by the round-trip time).
     static let keyframeRetryInterval: Duration = .milliseconds(300)

@@ -57,13 +57,16 @@ public struct PeerConfiguration: Sendable {
     public var frameWaitMargin: Duration
     /// The RTP payload budget: `mtu` minus RTP header, RTX and SRTP tag overhead.
     public var mtu: Int
+    /// Resend plainly once a receiver proves to discard RTX (`SendStream`, the scenario's
+    /// `media.video.rtx: auto`); false keeps RTX whatever happens (`on`).
+    public var rtxFallback: Bool
     public static let defaultMtu = 1200
 
     public init(
         role: PeerRole, transceivers: [PeerTransceiver], localAddresses: [SocketAddress],
         iceServers: [IceServer] = [], relayOnly: Bool = false, iceOptions: IceAgentOptions = IceAgentOptions(),
         certificate: DtlsCertificate = .shared, seed: UInt64, frameWaitMargin: Duration = .milliseconds(50),
-        mtu: Int = PeerConfiguration.defaultMtu
+        mtu: Int = PeerConfiguration.defaultMtu, rtxFallback: Bool = true
     ) {
         self.role = role
         self.transceivers = transceivers
@@ -75,5 +78,6 @@ public struct PeerConfiguration: Sendable {
         self.seed = seed
         self.frameWaitMargin = frameWaitMargin
         self.mtu = mtu
+        self.rtxFallback = rtxFallback
     }
 }

@@ -12,6 +12,8 @@ struct NackGenerator: Sendable {
 
     private struct Entry: Sendable {
         var sequence: Int64
+        /// When the gap that holds it opened.
+        var missingSince: Instant
         var due: Instant
         var sent = 0
         var lastSent: Instant?
@@ -37,7 +39,7 @@ struct NackGenerator: Sendable {
         let from = max(range.lowerBound, range.upperBound - Int64(configuration.maxMissing), (missing.last?.sequence ?? .min) + 1)
         guard from < range.upperBound else { return }
         let due = now + configuration.firstDelay
-        for sequence in from..<range.upperBound { missing.append(Entry(sequence: sequence, due: due)) }
+        for sequence in from..<range.upperBound { missing.append(Entry(sequence: sequence, missingSince: now, due: due)) }
         let excess = missing.count - configuration.maxMissing
         if excess > 0 {
             missing.removeFirst(excess)
@@ -46,16 +48,17 @@ struct NackGenerator: Sendable {
         nextDue = min(nextDue ?? due, due)
     }
 
-    /// Packet `sequence` arrived; returns true when it had been NACKed (a recovery).
-    mutating func arrived(_ sequence: Int64, now: Instant) -> Bool {
-        guard let index = position(of: sequence) else { return false }
+    /// Packet `sequence` arrived; when it had been NACKed (a recovery), returns how long
+    /// it was missing: what the frame holding it waited for.
+    mutating func arrived(_ sequence: Int64, now: Instant) -> Duration? {
+        guard let index = position(of: sequence) else { return nil }
         let entry = missing.remove(at: index)
         if missing.isEmpty { nextDue = nil }
-        guard let lastSent = entry.lastSent else { return false }
+        guard let lastSent = entry.lastSent else { return nil }
         recovered += 1
         let sample = now - lastSent
         nackResponseTime = nackResponseTime.map { ($0 * 7 + sample) / 8 } ?? sample
-        return true
+        return now - entry.missingSince
     }
 
     /// Binary search in the ascending list.

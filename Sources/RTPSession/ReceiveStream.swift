@@ -43,6 +43,9 @@ public struct ReceiveStream: Sendable {
     private var counters: ReceiveStreamStatistics
     /// When we last asked this stream's sender for a keyframe.
     private(set) var lastKeyframeRequest: Instant?
+    /// The longest a NACKed packet was missing before it arrived: how long resends take
+    /// to come, through an SFU that itself waits for the publisher's resend.
+    public private(set) var longestRecovery: Duration = .zero
     /// Compact NTP time of the last SR from this source and when it arrived.
     private var lastSenderReport: (compact: UInt32, arrival: Instant)?
 
@@ -100,7 +103,9 @@ public struct ReceiveStream: Sendable {
         if sequence > highest + 1, configuration.nack {
             nackGenerator.markMissing(highest + 1..<sequence, now: now)
         }
-        let recovered = sequence < highest && nackGenerator.arrived(sequence, now: now)
+        let recovery = sequence < highest ? nackGenerator.arrived(sequence, now: now) : nil
+        let recovered = recovery != nil
+        if let recovery { longestRecovery = max(longestRecovery, recovery) }
         highest = max(highest, sequence)
         history.record(sequence, onTime: !recovered)
         received += 1

@@ -12,6 +12,10 @@ struct RetransmissionCache: Sendable {
         var marker: Bool
         var payload: [UInt8]
         var lastResent: Instant?
+        /// Resent on the RTX stream (RFC 4588) at least once.
+        var resentAsRtx = false
+        /// NACKed again after an RTX resend had time to arrive (counted once).
+        var renackedAfterRtx = false
     }
 
     /// Allocated on the first packet stored, so streams that never send cost nothing.
@@ -33,8 +37,14 @@ struct RetransmissionCache: Sendable {
         return entry
     }
 
-    mutating func markResent(_ sequenceNumber: UInt16, at now: Instant) {
+    mutating func markResent(_ sequenceNumber: UInt16, at now: Instant, asRtx: Bool) {
         guard !entries.isEmpty else { return }
         entries[Int(sequenceNumber) % capacity]?.lastResent = now
+        if asRtx { entries[Int(sequenceNumber) % capacity]?.resentAsRtx = true }
+    }
+
+    mutating func markRenackedAfterRtx(_ sequenceNumber: UInt16) {
+        guard !entries.isEmpty else { return }
+        entries[Int(sequenceNumber) % capacity]?.renackedAfterRtx = true
     }
 }

@@ -69,6 +69,9 @@ public struct RtpSession: Sendable {
     public internal(set) var counters = Counters()
     var sendStreams: [UInt32: SendStream] = [:]
     var receiveStreams: [UInt32: ReceiveStream] = [:]
+    /// The longest any received stream's NACKed packet was missing before it arrived
+    /// (`ReceiveStream.longestRecovery`).
+    public private(set) var longestRecovery: Duration = .zero
     /// RTX SSRC -> media SSRC, and the media stream's payload type to restore.
     var rtxStreams: [UInt32: UInt32] = [:]
     var lastPayloadTypes: [UInt32: UInt8] = [:]
@@ -137,15 +140,15 @@ public struct RtpSession: Sendable {
             }
             media = original
         }
-        guard receiveStreams.index(forKey: media.ssrc) != nil else {
+        guard let stream = receiveStreams.index(forKey: media.ssrc) else {
             counters.unknownSsrcPackets += 1
             return nil
         }
         if media.ssrc == packet.ssrc, lastPayloadTypes[media.ssrc] != media.payloadType {
             lastPayloadTypes[media.ssrc] = media.payloadType
         }
-        let fresh = receiveStreams[media.ssrc]?.receive(
-            sequenceNumber: media.sequenceNumber, timestamp: media.timestamp, now: now) ?? false
+        let fresh = receiveStreams.values[stream].receive(sequenceNumber: media.sequenceNumber, timestamp: media.timestamp, now: now)
+        longestRecovery = max(longestRecovery, receiveStreams.values[stream].longestRecovery)
         if fresh, media.payloadRange.isEmpty {
             counters.paddingOnlyPackets += 1
             return nil

@@ -5,7 +5,30 @@ import RTP
 /// initial values (RFC 3550 5.1), packet and octet counts for sender reports (6.4.1),
 /// and a retransmission cache answering NACKs with plain resends (same SSRC and
 /// sequence number) or RTX packets (RFC 4588 4) when an RTX SSRC/payload type is set.
+///
+/// RTX that recovers nothing is detected: a receiver that drops RTX packets (Pion 3.1
+/// accepts RTX in its answer, then discards it) NACKs again the very packets already
+/// resent as RTX, again and again until they leave its window. Once
+/// `RtxJudgement.minimumResent` distinct packets went as RTX and at least
+/// `RtxJudgement.ineffectiveShare` of them were NACKed again after their resend had time
+/// to arrive (`suppression`), `counters.rtxIneffective` is set; with `rtxFallback` (the
+/// scenario's `rtx: auto`) later resends are plain. A receiver that takes RTX NACKs again
+/// only the resends the network lost, about the loss rate.
 public struct SendStream: Sendable {
+    /// When RTX counts as ineffective (see the type's description).
+    public enum RtxJudgement {
+        public static let minimumResent = 10
+        public static let ineffectiveShare = 0.5
+    }
+
+    /// How lost packets were resent in the end.
+    public enum Recovery: String, Sendable {
+        /// On the RTX stream (RFC 4588).
+        case rtx
+        /// The original packet again, same SSRC and sequence number.
+        case plain
+    }
+
     /// The RTX stream resends go on (RFC 4588: `a=ssrc-group:FID`, `apt=`).
     public struct Rtx: Equatable, Sendable {
         public var ssrc: UInt32
@@ -25,13 +48,17 @@ public struct SendStream: Sendable {
         public var rtx: Rtx?
         /// Packets kept for resends (0: NACKs are not answered).
         public var cacheCapacity: Int
+        /// Resend plainly once RTX proves ineffective (`rtx: auto`); false keeps RTX (`on`).
+        public var rtxFallback: Bool
 
-        public init(ssrc: UInt32, payloadType: UInt8, clockRate: Int, rtx: Rtx? = nil, cacheCapacity: Int = 1024) {
+        public init(ssrc: UInt32, payloadType: UInt8, clockRate: Int, rtx: Rtx? = nil, cacheCapacity: Int = 1024,
+                    rtxFallback: Bool = true) {
             self.ssrc = ssrc
             self.payloadType = payloadType
             self.clockRate = clockRate
             self.rtx = rtx
             self.cacheCapacity = cacheCapacity
+            self.rtxFallback = rtxFallback
         }
     }
 
@@ -41,6 +68,17 @@ public struct SendStream: Sendable {
         /// Payload octets (RFC 3550 6.4.1 sender's octet count).
         public var octets: UInt32 = 0
         public var retransmissions = 0
+        /// Retransmissions sent on the RTX stream (the rest were plain).
+        public var rtxRetransmissions = 0
+        /// Distinct packets resent as RTX.
+        public var rtxResentPackets = 0
+        /// Of those, the ones the receiver NACKed again after the resend had time to arrive.
+        public var rtxRenacked = 0
+        /// The receiver keeps NACKing what was resent as RTX: RTX recovers nothing.
+        public var rtxIneffective = false
+        /// How the latest retransmission went: RTX until it proves ineffective (and
+        /// still RTX without `rtxFallback`), otherwise plain; nil before any.
+        public var recovery: Recovery?
         /// NACKed packets no longer in the cache.
         public var retransmissionMisses = 0
         public var nacksReceived = 0
@@ -103,16 +141,33 @@ public struct SendStream: Sendable {
                 continue
             }
             if let last = entry.lastResent, now - last < suppression { continue }
-            cache?.markResent(sequence, at: now)
-            packets.append(resend(entry))
+            if entry.resentAsRtx, !entry.renackedAfterRtx {
+                cache?.markRenackedAfterRtx(sequence)
+                counters.rtxRenacked += 1
+            }
+            let rtx = resendsAsRtx ? configuration.rtx : nil
+            if rtx != nil, !entry.resentAsRtx { counters.rtxResentPackets += 1 }
+            cache?.markResent(sequence, at: now, asRtx: rtx != nil)
+            packets.append(resend(entry, rtx: rtx))
             counters.retransmissions += 1
+            if rtx != nil { counters.rtxRetransmissions += 1 }
+            counters.recovery = rtx != nil ? .rtx : .plain
+        }
+        if counters.rtxResentPackets >= RtxJudgement.minimumResent,
+            Double(counters.rtxRenacked) >= RtxJudgement.ineffectiveShare * Double(counters.rtxResentPackets) {
+            counters.rtxIneffective = true
         }
         return packets
     }
 
-    private mutating func resend(_ entry: RetransmissionCache.Entry) -> [UInt8] {
+    /// Whether the next resend goes on the RTX stream.
+    private var resendsAsRtx: Bool {
+        configuration.rtx != nil && !(counters.rtxIneffective && configuration.rtxFallback)
+    }
+
+    private mutating func resend(_ entry: RetransmissionCache.Entry, rtx: Rtx?) -> [UInt8] {
         writer.reset()
-        if let rtx = configuration.rtx {
+        if let rtx {
             let rtxHeader = RtpHeader(
                 marker: entry.marker, payloadType: rtx.payloadType, sequenceNumber: rtxSequenceNumber,
                 timestamp: entry.timestamp, ssrc: rtx.ssrc)

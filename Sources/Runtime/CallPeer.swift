@@ -2,6 +2,7 @@ import EventLoop
 import Impairment
 import PeerCore
 import Report
+import Scenario
 import RTCBase
 import SDP
 import Signaling
@@ -36,6 +37,8 @@ public final class CallPeer: PeerDriver {
         public var partner: Partner = .rtcswarm
         /// `sendonly` for the caller of a one-way call, `recvonly` for its callee.
         public var direction: MediaDirection = .sendrecv
+        /// RTX for the video it sends (`media.video.rtx`).
+        public var rtx: VideoSettings.Rtx = .auto
         /// When both sides are planned to stop; the other side closing within a second of
         /// it ends the call as completed.
         public var plannedStop: Instant?
@@ -70,7 +73,7 @@ public final class CallPeer: PeerDriver {
         self.settings = settings
         let call = MediaCall(loop: loop, recorder: recorder, fanout: fanout,
                              media: .init(video: settings.video, audio: settings.audio, direction: settings.direction, decode: settings.decode,
-                                          receiveTimeout: settings.receiveTimeout))
+                                          receiveTimeout: settings.receiveTimeout, rtx: settings.rtx))
         life = MediaPeerLifecycle(loop: loop, recorder: recorder, call: call,
                                   identity: .init(id: settings.id, group: settings.group, role: settings.role),
                                   setupTimeout: settings.setupTimeout, remote: "the other side")

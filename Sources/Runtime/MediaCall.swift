@@ -3,6 +3,7 @@ import Impairment
 import Media
 import PeerCore
 import Report
+import Scenario
 import RTCBase
 import SDP
 
@@ -25,6 +26,8 @@ final class MediaCall {
         /// checked every second, instead of at its planned end: a peer that will
         /// reconnect (`groups[].reconnect`) must know at once.
         var endsWhenLost = false
+        /// RTX for the video it sends (`media.video.rtx`).
+        var rtx: VideoSettings.Rtx = .auto
     }
 
     private let loop: EventLoop
@@ -63,16 +66,17 @@ final class MediaCall {
             transceivers.append(PeerTransceiver(mid: "0", kind: .audio, direction: media.direction, codecs: [.opus()]))
         }
         if case .video(let codec, _, _, _, _, _, _) = media.video {
-            let capability: CodecCapability = switch codec {
+            var capability: CodecCapability = switch codec {
             case .h264: .h264()
             case .vp9: .vp9()
             default: .vp8()
             }
+            if media.rtx == .off { capability.rtxPayloadType = nil }
             transceivers.append(PeerTransceiver(mid: "1", kind: .video, direction: media.direction, codecs: [capability]))
         }
         let peer = try Peer(configuration: PeerConfiguration(role: role, transceivers: transceivers,
                                                              localAddresses: [host.socket.localAddress], iceServers: ice.servers,
-                                                             relayOnly: ice.relayOnly, seed: seed),
+                                                             relayOnly: ice.relayOnly, seed: seed, rtxFallback: media.rtx == .auto),
                             now: loop.now())
         host.onEvent = { [weak self] event in self?.peerEvent(event) }
         self.host = host
@@ -206,7 +210,9 @@ final class MediaCall {
             sent = stats.sent.map { stream in
                 SentStreamRecord(kind: stream.codec.isVideo ? "video" : "audio", codec: stream.codec.description, ssrc: stream.ssrc,
                                  packetsSent: Int(stream.counters.packets), framesSent: stream.frames,
-                                 nacksReceived: stream.counters.nacksReceived, retransmissions: stream.counters.retransmissions)
+                                 nacksReceived: stream.counters.nacksReceived, retransmissions: stream.counters.retransmissions,
+                                 rtxRetransmissions: stream.counters.rtxRetransmissions, rtxIneffective: stream.counters.rtxIneffective,
+                                 recovery: stream.counters.recovery?.rawValue)
             }
         }
         let pair = peer?.selectedPair.map { "\($0.local.type)" }

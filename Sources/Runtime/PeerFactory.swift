@@ -75,6 +75,7 @@ struct PeerFactory {
                 impairment: (group.impairment?.send, group.impairment?.receive), ice: ice, decode: decode,
                 partner: group.partner == .chromium ? .browser : .rtcswarm,
                 direction: group.oneWay ?? false ? (peer.side == .callee ? .recvonly : .sendonly) : .sendrecv,
+                rtx: group.media?.video?.rtx ?? .auto,
                 plannedStop: group.partner == .external ? nil : recorder.runStart + .milliseconds(peer.stopMs),
                 receiveTimeout: receiveTimeout)
             return CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout)
@@ -85,7 +86,7 @@ struct PeerFactory {
                 media: MediaCall.Media(video: try WorkerRun.videoTrack(group, target: scenario.target, groupIndex: peer.group),
                                        audio: WorkerRun.audioTrack(group),
                                        direction: direction, decode: decode, receiveTimeout: receiveTimeout,
-                                       endsWhenLost: reconnect(peer) != nil),
+                                       endsWhenLost: reconnect(peer) != nil, rtx: group.media?.video?.rtx ?? .auto),
                 impairment: (group.impairment?.send, group.impairment?.receive), ice: ice)
             return try WorkerRun.serverPeer(for: scenario.target, role: group.role, stream: peer.stream ?? "livestream",
                                             endpoint: target.endpoint, settings: settings, tls: tls, seed: seed, loop: loop,

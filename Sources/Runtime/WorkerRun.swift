@@ -81,14 +81,31 @@ public final class WorkerRun {
                 SRSCallSetup(api: endpoint, streamURL: streamURL, mode: role == .publisher ? .publish : .play, offer: offer ?? "", eip: eip)
             }
         case .whip, .whep:
-            let kind: WHIPCallSetup.Kind = target.kind == .whip ? .whip : .whep
-            return driver { offer in WHIPCallSetup(kind: kind, endpoint: endpoint, offer: offer ?? "", token: target.bearerToken) }
+            let (kind, url) = try whipRequest(target: target, role: role, stream: stream, endpoint: endpoint)
+            return driver { offer in WHIPCallSetup(kind: kind, endpoint: url, offer: offer ?? "", token: target.bearerToken) }
         case .janus:
             let video: MediaCodec? = if case .video(let codec, _, _, _, _, _, _)? = settings.media.video { codec } else { nil }
             return janus(try .forPeer(target: target, role: role, stream: stream, display: settings.id, video: video, groupIndex: groupIndex))
         case .builtinRoom, .room:
             throw TargetError("groups[\(groupIndex)]: role \"\(role.rawValue)\" needs a media server target (srs, whip, whep, janus)")
         }
+    }
+
+    /// Where a peer of a `whip` or `whep` target POSTs its offer, and as which: players of a
+    /// WHIP target go to its `whep_url` with WHEP; `{stream}` in the path or query is the
+    /// peer's stream name, percent-encoded.
+    static func whipRequest(target: Target, role: PeerGroup.Role, stream: String,
+                            endpoint: Endpoint) throws(TargetError) -> (WHIPCallSetup.Kind, Endpoint) {
+        let kind: WHIPCallSetup.Kind = target.kind == .whep || role == .player ? .whep : .whip
+        var url = if target.kind == .whip, role == .player, let whepUrl = target.whepUrl {
+            try TargetResolver.resolve(whepUrl).endpoint
+        } else {
+            endpoint
+        }
+        let encoded = PercentEncoding.encode(stream)
+        url.path = url.path.replacingOccurrences(of: "{stream}", with: encoded)
+        url.query = url.query?.replacingOccurrences(of: "{stream}", with: encoded)
+        return (kind, url)
     }
 
     /// Whether this peer fully decodes what it receives: about `percent` of the peers of

@@ -34,10 +34,11 @@ public enum SDPAttribute: Sendable, Hashable, CustomStringConvertible {
         let (nameText, value) = SDPSyntax.splitColon(text)
         let name = String(nameText)
         guard !name.isEmpty else { throw .invalid("attribute has no name") }
-        guard let value else {
+        guard var value else {
             self = Self.flag(name) ?? .other(name: name, value: nil)
             return
         }
+        if Self.whitespaceTolerant.contains(name) { value = SDPSyntax.foldingWhitespace(value) }
         switch name {
         case "group": self = .group(try SDPGroup(parsing: value))
         case "msid-semantic": self = .msidSemantic(try MsidSemantic(parsing: value))
@@ -60,6 +61,12 @@ public enum SDPAttribute: Sendable, Hashable, CustomStringConvertible {
         default: self = .other(name: name, value: String(value))
         }
     }
+
+    /// The attributes whose values real stacks write with stray whitespace (trailing
+    /// spaces, tabs, repeated spaces) and browsers read anyway: their values are folded
+    /// (`SDPSyntax.foldingWhitespace`) before parsing, so a feature such as `nack` is never
+    /// dropped for its spelling. The line's original text is kept for serialization.
+    static let whitespaceTolerant: Set<String> = ["rtcp-fb", "fmtp", "rtpmap", "extmap", "ssrc", "candidate"]
 
     private static func flag(_ name: String) -> SDPAttribute? {
         switch name {

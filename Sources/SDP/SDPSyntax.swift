@@ -25,6 +25,37 @@ enum SDPSyntax {
         return parts
     }
 
+    /// `text` with the whitespace real stacks write folded away, the way browsers read it
+    /// (they split on spaces and drop empty fields): tabs count as spaces, a run of them
+    /// is one space, and none is left at either end. Pion writes `a=rtcp-fb:102 nack `
+    /// (trailing space). Text without any such whitespace comes back as it was.
+    static func foldingWhitespace(_ text: Substring) -> Substring {
+        var previousIsSpace = true
+        var needsFolding = false
+        for byte in text.utf8 {
+            let isSpace = byte == 0x20 || byte == 0x09
+            if byte == 0x09 || (isSpace && previousIsSpace) {
+                needsFolding = true
+                break
+            }
+            previousIsSpace = isSpace
+        }
+        guard needsFolding || previousIsSpace && !text.isEmpty else { return text }
+        var folded: [UInt8] = []
+        folded.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            if byte == 0x20 || byte == 0x09 {
+                pendingSpace = !folded.isEmpty
+                continue
+            }
+            if pendingSpace { folded.append(0x20) }
+            pendingSpace = false
+            folded.append(byte)
+        }
+        return Substring(String(decoding: folded, as: UTF8.self))
+    }
+
     /// A canonical unsigned decimal that fits in `T`.
     static func integer<T: FixedWidthInteger & UnsignedInteger>(
         _ text: Substring, _ what: String, as type: T.Type = T.self

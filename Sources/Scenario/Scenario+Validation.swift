@@ -49,7 +49,7 @@ extension Target {
         switch kind {
         case .builtinRoom, .room: return [.pair, .member]
         case .srs: return [.publisher, .player]
-        case .whip: return [.publisher]
+        case .whip: return whepUrl == nil ? [.publisher] : [.publisher, .player]
         case .whep: return [.player]
         case .janus: return janus?.plugin == .echotest ? [.echo] : [.publisher, .player]
         }
@@ -72,6 +72,12 @@ extension Target {
         case .janus:
             // http(s): the REST API with a long poll; ws(s): the WebSocket API (janus-protocol).
             try requireURL(schemes: ["http", "https", "ws", "wss"])
+        }
+        if let whepUrl {
+            try check(kind == .whip, "target.whep_url", "only for kind \"whip\" (its players play through WHEP); remove it")
+            let scheme = whepUrl.split(separator: ":", maxSplits: 1).first?.lowercased() ?? ""
+            try check(whepUrl.contains("://") && ["http", "https"].contains(scheme), "target.whep_url",
+                      "\"\(whepUrl)\" must start with http:// or https://")
         }
         if kind == .janus { try check(janus != nil, "target.janus", "janus needs { plugin: \"echotest\" } or { plugin: \"videoroom\" }") }
         if let admin = janus?.adminUrl {

@@ -35,6 +35,9 @@ public struct Target: Codable, Equatable, Sendable {
     public var insecureTls: Bool?
     /// Sent as `Authorization: Bearer <token>` (WHIP/WHEP).
     public var bearerToken: String?
+    /// For `whip`: the WHEP URL players play from, so that one run publishes through WHIP
+    /// and plays through WHEP on servers with both (Pion-based SFUs, MediaMTX).
+    public var whepUrl: String?
 }
 
 /// The room protocol (PROTOCOLS.md section 3).
@@ -174,6 +177,10 @@ public struct MediaSettings: Codable, Equatable, Sendable {
 
 public struct VideoSettings: Codable, Equatable, Sendable {
     public enum Codec: String, AllowedValues { case vp8, vp9, h264 }
+    /// How lost video packets are resent (RFC 4588 RTX): `auto` offers RTX and falls back
+    /// to plain resends when the receiver keeps NACKing what RTX resent, `on` keeps RTX,
+    /// `off` offers no RTX.
+    public enum Rtx: String, AllowedValues { case auto, on, off }
 
     /// Default true; false sends no video.
     public var enabled: Bool?
@@ -187,6 +194,8 @@ public struct VideoSettings: Codable, Equatable, Sendable {
     /// The user's content instead of the test pattern: a .y4m (encoded with `codec`), or an
     /// .ivf (VP8/VP9) or Annex-B .h264 file sent as it is; looped.
     public var file: String?
+    /// Default `auto`.
+    public var rtx: Rtx?
 }
 
 public struct AudioSettings: Codable, Equatable, Sendable {

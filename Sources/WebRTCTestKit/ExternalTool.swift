@@ -26,10 +26,23 @@ public enum ExternalTool {
     public static func require(_ name: String, installHint: String,
                                file: StaticString = #filePath, line: UInt = #line) throws -> URL {
         if let url = find(name) { return url }
+        throw absent(name, installHint: installHint, file: file, line: line)
+    }
+
+    /// The file at `path` (a package's source, a built helper), or the skip `require`
+    /// gives for an absent tool.
+    public static func requireFile(_ path: String, installHint: String,
+                                   file: StaticString = #filePath, line: UInt = #line) throws -> URL {
+        if FileManager.default.fileExists(atPath: path) { return URL(fileURLWithPath: path) }
+        throw absent(path, installHint: installHint, file: file, line: line)
+    }
+
+    /// The skip for something not installed, printed; under CI a failure first.
+    private static func absent(_ name: String, installHint: String, file: StaticString, line: UInt) -> XCTSkip {
         let reason = "\(name) is not installed (\(installHint))"
         if isCI { XCTFail("CI=true and \(reason): .ci/run installs it, so its absence is a failure", file: file, line: line) }
         print("skipped: \(reason)")
-        throw XCTSkip(reason)
+        return XCTSkip(reason)
     }
 
     /// Runs a tool to completion and returns its exit status and combined output.

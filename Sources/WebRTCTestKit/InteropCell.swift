@@ -33,12 +33,17 @@ public final class InteropCell: @unchecked Sendable {
     /// The figures of an `rtcswarm run`: the slowest peer's setup, the highest video loss,
     /// every received video resolution; and the target's version from the report.
     public func measured(_ report: RunReport) {
-        let peers = report.cells.flatMap(\.peers)
+        measured(peers: report.cells.flatMap(\.peers))
+        if version == nil { version = report.targetVersion }
+    }
+
+    /// The same figures from some of a run's peers (one group's, when a run holds the
+    /// cases of several cells).
+    public func measured(peers: [PeerRecord]) {
         let video = peers.flatMap(\.streams).filter { $0.kind == "video" }
         let resolutions = Set(video.flatMap(\.resolutions.keys)).sorted()
         measured(setupMs: peers.compactMap { $0.phases["setup_ms"] }.max(), lossPct: video.map(\.lossPct).max(),
                  resolution: resolutions.isEmpty ? nil : resolutions.joined(separator: ", "))
-        if version == nil { version = report.targetVersion }
     }
 
     /// Video loss in percent from frame counts: `received` of `sent` arrived; nil with nothing sent.

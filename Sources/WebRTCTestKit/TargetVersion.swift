@@ -38,6 +38,13 @@ public enum TargetVersion {
         }
     }
 
+    /// "Pion webrtc 3.1.56": the Debian package Tests/Interop/pion builds against, from
+    /// `dpkg-query` (its Debian revision dropped).
+    public static var pion: String? {
+        firstLine("dpkg-query", ["-W", "-f=${Version}\n", PionServer.sourcePackage])
+            .map { "Pion webrtc \($0.split(separator: "-").first ?? Substring($0))" }
+    }
+
     /// The first non-empty line `tool arguments` prints on standard output.
     static func firstLine(_ tool: String, _ arguments: [String]) -> String? {
         cached(([tool] + arguments).joined(separator: " ")) {

@@ -37,6 +37,11 @@ final class LoopPeer {
     let peer: Peer
     var events: [PeerEvent] = []
     private var timer: TimerID?
+    /// Percent of the RTP and RTCP datagrams (first byte 128-191, RFC 7983) it drops on
+    /// receipt once connected: media loss without breaking ICE or DTLS.
+    var mediaLossPct = 0.0
+    private(set) var mediaDropped = 0
+    private var lossGenerator = SeededGenerator(seed: 0x1055)
 
     init(loop: EventLoop, role: PeerRole, direction: MediaDirection, seed: UInt64, video: CodecCapability = .vp8(),
          iceServers: [IceServer] = [], relayOnly: Bool = false) throws {
@@ -48,6 +53,11 @@ final class LoopPeer {
                            PeerTransceiver(mid: "1", kind: .video, direction: direction, codecs: [video])],
             localAddresses: [socket.localAddress], iceServers: iceServers, relayOnly: relayOnly, seed: seed), now: loop.now())
         socket.onDatagram = { [unowned self] bytes, from in
+            if self.mediaLossPct > 0, self.connected, let first = bytes.first, (128...191).contains(first),
+                Double.random(in: 0..<100, using: &self.lossGenerator) < self.mediaLossPct {
+                self.mediaDropped += 1
+                return
+            }
             self.peer.handle(datagram: Array(bytes), from: from, to: self.socket.localAddress, now: self.loop.now())
             self.drive()
         }

@@ -83,4 +83,23 @@ final class NackTests: XCTestCase {
         XCTAssertEqual(statistics?.burstMax, 1)
         XCTAssertEqual(receiver.roundTripTime, .milliseconds(30), "NACK at 10 ms, resend at 40 ms")
     }
+
+    /// Through an SFU a resend takes more than a round trip (the SFU first waits for the
+    /// publisher's): the session keeps the longest time a NACKed packet was missing, which
+    /// the peer's frame assembler then waits for. A reordered packet (never NACKed) and a
+    /// packet that was never missing do not count.
+    func testLongestRecoveryIsTheLongestTimeANackedPacketWasMissing() {
+        var receiver = session()
+        for sequence: UInt16 in [0, 1, 3, 4, 6, 7, 9] { _ = receiver.handleRtp(packet(sequence), now: ms(0)) }
+        _ = receiver.handleRtp(packet(5), now: ms(5))  // reordered: arrives before any NACK
+        XCTAssertEqual(receiver.longestRecovery, .zero)
+        receiver.handleTimeout(now: ms(10))
+        XCTAssertEqual(drainRtcp(&receiver).count, 1, "2 and 8 NACKed")
+        _ = receiver.handleRtp(packet(2), now: ms(40))
+        XCTAssertEqual(receiver.longestRecovery, .milliseconds(40))
+        _ = receiver.handleRtp(packet(8), now: ms(180))  // the SFU forwarded the publisher's resend
+        XCTAssertEqual(receiver.longestRecovery, .milliseconds(180))
+        for sequence: UInt16 in 10...12 { _ = receiver.handleRtp(packet(sequence), now: ms(200)) }
+        XCTAssertEqual(receiver.longestRecovery, .milliseconds(180), "only recoveries move it")
+    }
 }

@@ -11,6 +11,7 @@ enum SDPFixtureCorpus {
         "chromium/offer-av1-only.sdp", "chromium/offer-h264-only.sdp", "chromium/offer-vp8-only.sdp",
         "chromium/offer-vp9-only.sdp", "chromium/pair-answer.sdp", "chromium/pair-offer-before-gathering.sdp",
         "chromium/pair-offer.sdp", "srs/whip.request.sdp", "srs/whep.request.sdp",
+        "pion/echo-answer-h264.sdp",
     ]
     static let jsonFiles = [
         "srs/publish.request.json", "srs/play.request.json", "srs/error-busy-stream.request.json",

@@ -5,8 +5,8 @@ import XCTest
 final class SDPRoundTripTests: XCTestCase {
     func testEveryCapturedSDPParsesAndSerializesByteForByte() throws {
         let corpus = try SDPFixtureCorpus.all()
-        // 12 .sdp files, 5 SRS requests, 5 SRS responses, 2+2+4 Janus JSEPs.
-        XCTAssertEqual(corpus.count, 30)
+        // 13 .sdp files (one Pion answer), 5 SRS requests, 5 SRS responses, 2+2+4 Janus JSEPs.
+        XCTAssertEqual(corpus.count, 31)
         for (name, text) in corpus {
             do {
                 let parsed = try SessionDescription.parse(text)

@@ -77,10 +77,27 @@ final class ScenarioValidationTests: XCTestCase {
             (["groups[0].partner=external"],
              "groups[0].partner: \"external\" clients join rooms on a server you run: use target kind \"room\" with its url"),
             (["groups[0].impairment={send: 'wifi'}"], "groups[0].impairment.send: unknown impairment preset 'wifi'; allowed: clean, 3g, lossy-wifi, congested"),
+            (["target.whep_url=http://127.0.0.1:8080/whep/s"], "target.whep_url: only for kind \"whip\" (its players play through WHEP); remove it"),
+            (["target={kind: 'whip', url: 'http://127.0.0.1:8080/whip/s', whep_url: 'rtsp://x'}", "groups=[{role: 'publisher', count: 1}]"],
+             "target.whep_url: \"rtsp://x\" must start with http:// or https://"),
+            (["target={kind: 'whip', url: 'http://127.0.0.1:8080/whip/s'}", "groups=[{role: 'player', count: 1}]"],
+             "groups[0].role: \"player\" does not work with a whip target; use publisher"),
+            (["groups[0].media={video: {rtx: 'sometimes'}}"], "groups[0].media.video.rtx: \"sometimes\" is not one of auto, on, off"),
         ]
         for (overrides, expected) in cases {
             XCTAssertEqual(message(set: overrides), expected, "\(overrides)")
         }
+    }
+
+    /// With whep_url a WHIP target takes players too, and they play from that URL.
+    func testWhipTargetWithWhepURLTakesPublishersAndPlayers() throws {
+        let loaded = try ScenarioLoader.load(text: Self.base, overrides: [
+            "target={kind: 'whip', url: 'http://127.0.0.1:8080/whip/s', whep_url: 'http://127.0.0.1:8080/whep/s'}",
+            "groups=[{role: 'publisher', count: 1}, {role: 'player', count: 3, media: {video: {rtx: 'off'}}}]",
+        ])
+        XCTAssertEqual(loaded.scenario.target.whepUrl, "http://127.0.0.1:8080/whep/s")
+        XCTAssertEqual(loaded.scenario.target.allowedRoles, [.publisher, .player])
+        XCTAssertEqual(loaded.scenario.groups[1].media?.video?.rtx, .off)
     }
 
     /// Issue 21 item 4: every cell is also judged on `failed_peers == 0` and

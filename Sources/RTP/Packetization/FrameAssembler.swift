@@ -53,8 +53,9 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
     /// Complete frames not yet delivered, in sequence order.
     private var pending: [Pending] = []
     private var ready: [AssembledFrame] = []
-    /// How long a complete frame waits for older incomplete frames.
-    public let maxWait: Duration
+    /// How long a complete frame waits for older incomplete frames; the receiver may
+    /// lengthen it when resends take longer than it first thought.
+    public var maxWait: Duration
 
     /// `capacity` (rounded up to a power of two) bounds the packets held: it must cover
     /// the largest frame (a 200 KB keyframe is 170 packets at MTU 1200) and the

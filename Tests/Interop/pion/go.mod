@@ -1,0 +1,3 @@
+module rtcswarmpion
+
+go 1.19

@@ -1,0 +1,147 @@
+import Foundation
+import Report
+import Runtime
+import Scenario
+import WebRTCTestKit
+import XCTest
+
+/// `rtcswarm run` through the Pion test server (Tests/Interop/pion, Pion 3.1.56 from
+/// Debian): a publisher through WHIP and three players through WHEP on a clean stream,
+/// and the same on a lossy stream in the same 15 s run (5 % loss on the publisher's send
+/// side and on the players' receive side, in-process impairment).
+///
+/// Clean: Pion counts every frame the publisher sent, at the published size, and the
+/// players get every frame at that size. Lossy: Pion discards RTX, so the publisher must
+/// find RTX ineffective and fall back to plain resends; the players' NACK counts equal
+/// the NACKs Pion received from them, and their losses are repaired down to what Pion
+/// itself cannot resend (see `Pion.residualLossPct`).
+final class PionRunTests: XCTestCase {
+    static let seconds = 15
+    static let resolution = "480x270"
+
+    /// The loss Pion 3.1.56 leaves, measured: its NACK responder (interceptor 0.1.12,
+    /// pkg/nack/send_buffer.go) takes a packet older than the last it sent (a publisher's
+    /// resend the SFU forwards late) as the newest, and the next packet then clears every
+    /// slot in between, so players' NACKs for those packets go unanswered. Measured
+    /// residual loss 0.5-1.0 % and frame loss 1.4-4.4 % per player (with the buffer
+    /// keeping them: 0-0.09 % and 0-0.6 %); without NACK negotiated (Pion's trailing-space
+    /// rtcp-fb) frame loss was 41-43 %, with RTX kept 23-26 %.
+    enum Pion {
+        static let residualLossPct = 2.0
+        static let frameLossPct = 8.0
+    }
+
+    func testH264PublisherThroughWHIPAndPlayersThroughWHEPWithAndWithoutLoss() throws {
+        try assertFanOut(codec: "h264", cellCodec: "H.264+Opus")
+    }
+
+    func testVP8PublisherThroughWHIPAndPlayersThroughWHEPWithAndWithoutLoss() throws {
+        try assertFanOut(codec: "vp8", cellCodec: "VP8+Opus")
+    }
+
+    private func assertFanOut(codec: String, cellCodec: String) throws {
+        let version = TargetVersion.pion
+        let cells = [
+            "publisher through WHIP", "3 players through WHEP",
+            "publisher through WHIP, 5 % loss sent", "3 players through WHEP, 5 % loss received (loss shown: residual)",
+        ].map { InteropRecorder.cell(self, target: "Pion", version: version, role: $0, codec: cellCodec) }
+        let pion = try PionServer()
+        defer { pion.stop() }
+        let (report, outcome) = try run(pion, codec: codec)
+        let peers = try XCTUnwrap(report.cells.first?.peers)
+        XCTAssertEqual(outcome, .passed, "\(peers.map { "\($0.id): \($0.failureReason ?? "ok")" }) \(report.invalidReason ?? "")")
+        XCTAssertEqual(peers.count, 8)
+        let stats = try PionStats.read(pion)
+        for (index, stream) in ["clean", "lossy"].enumerated() {
+            let publisher = try XCTUnwrap(peers.first { $0.group == index * 2 })
+            let players = peers.filter { $0.group == index * 2 + 1 }
+            cells[index * 2].measured(peers: [publisher])
+            cells[index * 2].measured(resolution: try stats.video(of: stream).resolutions.last)
+            cells[index * 2 + 1].measured(peers: players)
+            if stream == "lossy" {
+                cells[3].measured(lossPct: players.flatMap(\.streams).filter { $0.kind == "video" }.map(\.residualLossPct).max())
+            }
+            if stream == "clean" {
+                try assertClean(publisher: publisher, players: players, pion: stats)
+            } else {
+                try assertRecovered(publisher: publisher, players: players, pion: stats)
+            }
+        }
+        if let version { XCTAssertTrue(version.hasPrefix("Pion webrtc 3."), version) }
+    }
+
+    /// One run: per stream a publisher, then three players from the third second (after
+    /// the lossy publisher's RTX judgement, which takes about two seconds of NACKs).
+    private func run(_ pion: PionServer, codec: String) throws -> (RunReport, ScenarioRunner.Outcome) {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("pion-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let video = "{ codec: \"\(codec)\", resolution: \"\(Self.resolution)\" }"
+        let text = """
+        { name: "pion-whip-whep", duration_s: \(Self.seconds),
+          target: { kind: "whip", url: "\(pion.url)/whip/{stream}", whep_url: "\(pion.url)/whep/{stream}" },
+          groups: [
+            { role: "publisher", count: 1, stream: { name: "clean" }, media: { video: \(video) } },
+            { role: "player", count: 3, start_s: 3, stream: { name: "clean" }, media: { video: \(video) } },
+            { role: "publisher", count: 1, stream: { name: "lossy" }, media: { video: \(video) }, impairment: { send: { loss_pct: 5 } } },
+            { role: "player", count: 3, start_s: 3, stream: { name: "lossy" }, media: { video: \(video) }, impairment: { receive: { loss_pct: 5 } } },
+          ],
+          thresholds: ["failed_peers == 0"] }
+        """
+        return ScenarioRunner(loaded: try ScenarioLoader.load(text: text), options: .init(folder: out, version: "test", progress: { _ in })).run()
+    }
+
+    /// Pion received every packet and frame the publisher sent, each at the published size,
+    /// and the players every frame Pion forwarded while they were there, at that size.
+    private func assertClean(publisher: PeerRecord, players: [PeerRecord], pion: PionStats) throws {
+        let sent = try XCTUnwrap(publisher.sentStreams?.first { $0.kind == "video" })
+        let received = try pion.video(of: "clean")
+        print("pion clean \(sent.codec): sent \(sent.framesSent) frames / \(sent.packetsSent) packets; Pion \(received.frames) frames, "
+              + "\(received.packets) packets, \(received.keyframes) keyframes, sizes \(received.framesByResolution)")
+        XCTAssertEqual(received.frames, sent.framesSent)
+        XCTAssertEqual(received.packets, sent.packetsSent)
+        XCTAssertEqual(received.framesByResolution, [Self.resolution: sent.framesSent], "every frame at the published size")
+        XCTAssertEqual(received.resolutions, [Self.resolution])
+        XCTAssertGreaterThanOrEqual(received.keyframes, 4, "the first, and one per player's PLI")
+        for player in players {
+            let video = try XCTUnwrap(player.streams.first { $0.kind == "video" }, "\(player.id) received no video")
+            XCTAssertEqual(video.resolutionSurvival, 100, player.id)
+            XCTAssertEqual(video.lossPct, 0, player.id)
+            XCTAssertGreaterThan(video.framesReceived, 25 * (Self.seconds - 4), player.id)
+        }
+    }
+
+    /// The lossy stream: RTX judged ineffective and plain resends used; each player's NACKs
+    /// all reached Pion and its losses were repaired.
+    private func assertRecovered(publisher: PeerRecord, players: [PeerRecord], pion: PionStats) throws {
+        let sent = try XCTUnwrap(publisher.sentStreams?.first { $0.kind == "video" })
+        let received = try pion.video(of: "lossy")
+        print("pion lossy \(sent.codec): publisher got \(sent.nacksReceived) NACKs (Pion sent \(received.feedbackSent?.nackPackets ?? -1)), "
+              + "\(sent.retransmissions) resends, \(sent.rtxRetransmissions ?? -1) as RTX (Pion got \(received.rtxPackets ?? -1)), "
+              + "rtx_ineffective \(sent.rtxIneffective ?? false), recovery \(sent.recovery ?? "none"); frames sent \(sent.framesSent), "
+              + "Pion \(received.frames); packets sent \(sent.packetsSent), Pion \(received.packets)")
+        XCTAssertGreaterThan(sent.nacksReceived, 0)
+        XCTAssertLessThanOrEqual(sent.nacksReceived, try XCTUnwrap(received.feedbackSent?.nackPackets), "Pion's NACK generator asked")
+        XCTAssertEqual(sent.rtxIneffective, true, "Pion 3.1.56 discards RTX")
+        XCTAssertEqual(sent.recovery, "plain")
+        XCTAssertGreaterThan(sent.rtxRetransmissions ?? 0, 0)
+        XCTAssertGreaterThan(sent.retransmissions, sent.rtxRetransmissions ?? 0, "plain resends followed")
+        // RTX reached Pion (less the 5 % the publisher's link lost): discarded there, not lost.
+        let rtxAtPion = try XCTUnwrap(received.rtxPackets)
+        XCTAssertGreaterThan(rtxAtPion, 0)
+        XCTAssertLessThanOrEqual(rtxAtPion, sent.rtxRetransmissions ?? 0)
+        for player in players {
+            let video = try XCTUnwrap(player.streams.first { $0.kind == "video" }, "\(player.id) received no video")
+            let ssrc = try XCTUnwrap(video.ssrc)
+            let served = try XCTUnwrap(pion.sentVideo(ssrc: ssrc), "Pion sent \(player.id)'s SSRC \(ssrc)")
+            print("pion lossy \(player.id): \(video.nacks) NACKs (Pion got \(served.feedbackReceived.nackPackets), resent "
+                  + "\(served.retransmissions)), loss \(video.lossPct) %, residual \(video.residualLossPct) %, frame loss \(video.frameLossPct) %")
+            XCTAssertGreaterThan(video.nacks, 0, player.id)
+            XCTAssertEqual(video.nacks, served.feedbackReceived.nackPackets, player.id)
+            XCTAssertGreaterThan(served.retransmissions, 0, player.id)
+            XCTAssertLessThanOrEqual(video.residualLossPct, Pion.residualLossPct, player.id)
+            XCTAssertLessThanOrEqual(video.frameLossPct, Pion.frameLossPct, player.id)
+            XCTAssertEqual(video.resolutionSurvival, 100, player.id)
+        }
+    }
+}
