@@ -145,3 +145,29 @@ final class PionRunTests: XCTestCase {
         }
     }
 }
+
+/// The shipped generic WHIP/WHEP scenario (Scenarios/whip-whep.json5) against the Pion
+/// server's WHIP and WHEP endpoints, named by URL alone.
+final class PionShippedScenarioTests: XCTestCase {
+    func testWhipWhepScenarioRunsAgainstPion() throws {
+        let cell = InteropRecorder.cell(self, target: "Pion", version: TargetVersion.pion,
+                                        role: "`rtcswarm run` of the shipped whip-whep.json5 (WHIP_URL, WHEP_URL)", codec: "H.264+Opus")
+        let pion = try PionServer()
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("pion-shipped-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let loaded = try ScenarioLoader.load(file: ExternalTool.repositoryRoot.appendingPathComponent("Scenarios/whip-whep.json5").path,
+                                             environment: ["WHIP_URL": "\(pion.url)/whip/{stream}", "WHEP_URL": "\(pion.url)/whep/{stream}",
+                                                           "DURATION_S": "8", "PLAYERS": "2"])
+        let (report, outcome) = ScenarioRunner(loaded: loaded, options: .init(folder: out, version: "test", progress: { _ in })).run()
+        cell.measured(report)
+        let peers = try XCTUnwrap(report.cells.first?.peers)
+        XCTAssertEqual(peers.count, 3)
+        XCTAssertEqual(outcome, .passed, peers.map { "\($0.id): \($0.failureReason ?? "ok")" }.joined(separator: "; "))
+        for player in peers where player.role == "player" {
+            let video = try XCTUnwrap(player.streams.first { $0.kind == "video" }, "\(player.id) received no video")
+            XCTAssertEqual(video.resolutionSurvival, 100)
+            XCTAssertGreaterThan(video.framesReceived, 100)
+        }
+    }
+}

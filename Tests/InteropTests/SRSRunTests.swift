@@ -13,14 +13,24 @@ final class SRSRunTests: XCTestCase {
     }
 
     func testWhipPublisherAndWhepPlayers() throws {
-        try publishAndPlay("whip-whep.json5", role: "`rtcswarm run` WHIP publisher + WHEP players, DELETE at the end (whip-whep.json5)")
+        try publishAndPlay("srs-whip-whep.json5", role: "`rtcswarm run` WHIP publisher + WHEP players, DELETE at the end (srs-whip-whep.json5)")
+    }
+
+    /// The generic WHIP/WHEP scenario, pointed at SRS's endpoints by URL alone.
+    func testTheGenericWhipWhepScenarioAgainstSRSsEndpoints() throws {
+        let url = try SRSUnderTest.sharedURL()
+        try publishAndPlay("whip-whep.json5", role: "`rtcswarm run` of the generic whip-whep.json5 at SRS's WHIP/WHEP URLs",
+                           environment: ["WHIP_URL": "\(url)/rtc/v1/whip/?app=live&stream={stream}",
+                                         "WHEP_URL": "\(url)/rtc/v1/whep/?app=live&stream={stream}"],
+                           knowsItIsSRS: false)
     }
 
     /// One publisher and three players, every player receiving the published size, and
-    /// SRS's own figures on the run's time axis.
-    private func publishAndPlay(_ scenario: String, role: String) throws {
+    /// (when the target is `srs`, which the runner polls) SRS's own figures on the run's time axis.
+    private func publishAndPlay(_ scenario: String, role: String, environment: [String: String] = [:], knowsItIsSRS: Bool = true) throws {
         let cell = InteropRecorder.cell(self, target: "SRS", role: role, codec: "H.264+Opus")
-        let run = try SRSRun.run(scenario, url: SRSUnderTest.sharedURL(), environment: ["DURATION_S": "10", "PLAYERS": "3"])
+        let run = try SRSRun.run(scenario, url: SRSUnderTest.sharedURL(),
+                                 environment: environment.merging(["DURATION_S": "10", "PLAYERS": "3"]) { $1 })
         cell.measured(run.report)
         XCTAssertEqual(run.peers.count, 4)
         XCTAssertEqual(run.outcome, .passed, run.failures)
@@ -28,6 +38,10 @@ final class SRSRunTests: XCTestCase {
             XCTAssertGreaterThan(video.framesReceived, 100)
             XCTAssertEqual(video.resolutionSurvival, 100)
         }
+        let metrics = try XCTUnwrap(run.report.cells.first?.metrics)
+        print("srs: \(scenario): setup p95 \(metrics.value(at: MetricAddress(.setupMs, .p95)) ?? -1) ms, "
+              + "first_frame p95 \(metrics.value(at: MetricAddress(.firstFrameMs, .p95)) ?? -1) ms")
+        guard knowsItIsSRS else { return }
         // SRS's own count of the run's stream, sampled while all four were up.
         let samples = try XCTUnwrap(run.report.cells.first?.serverSamples, "SRS's API was sampled")
         XCTAssertEqual(samples.compactMap { $0.values["run_publishers"] }.max(), 1)
@@ -36,9 +50,6 @@ final class SRSRunTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(samples.last?.values["clients"]), 4)
         XCTAssertNotNil(samples.last?.values["cpu_pct"])
         XCTAssertEqual(run.report.targetVersion?.hasPrefix("SRS "), true, run.report.targetVersion ?? "no version")
-        let metrics = try XCTUnwrap(run.report.cells.first?.metrics)
-        print("srs: \(scenario): setup p95 \(metrics.value(at: MetricAddress(.setupMs, .p95)) ?? -1) ms, "
-              + "first_frame p95 \(metrics.value(at: MetricAddress(.firstFrameMs, .p95)) ?? -1) ms")
     }
 
     /// 5 % loss injected on what the players receive. SRS answers a NACK by resending the
