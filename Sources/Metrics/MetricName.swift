@@ -13,6 +13,8 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
     case residualLossPct = "residual_loss_pct"
     case burstMax = "burst_max"
     case jitterMs = "jitter_ms"
+    case jitterMaxMs = "jitter_max_ms"
+    case lossEpisodes = "loss_episodes"
     case frameLossPct = "frame_loss_pct"
     case fps
     case freezeCount = "freeze_count"

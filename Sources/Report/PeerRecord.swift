@@ -89,6 +89,10 @@ public struct StreamRecord: Codable, Equatable, Sendable {
     public var psnrDb: Double?
     public var framesDecoded: Int?
     public var frameCodesRead: Int?
+    /// The largest RFC 3550 jitter the stream reached, and its runs of lost packets
+    /// (METRICS.md "burst": mean burst length = lost / episodes). Nil in older reports.
+    public var jitterMaxMs: Double?
+    public var lossEpisodes: Int?
     /// NACK feedback messages sent (RFC 4585 6.2.1).
     public var nacks: Int
     /// Sequence numbers those NACKs asked for. Nil in older reports.
@@ -102,7 +106,7 @@ public struct StreamRecord: Codable, Equatable, Sendable {
                 burstMax: Int, jitterMs: Double, framesReceived: Int = 0, frameLossPct: Double = 0, fps: Double = 0,
                 freezeCount: Int = 0, freezeMs: Double = 0, resolutionSurvival: Double? = nil, resolutions: [String: Int] = [:],
                 latencyMs: Double? = nil, psnrDb: Double? = nil, framesDecoded: Int? = nil, frameCodesRead: Int? = nil,
-                nacks: Int = 0, packetsNacked: Int? = nil, packetsRecovered: Int? = nil, plis: Int = 0, ssrc: UInt32? = nil) {
+                nacks: Int = 0, jitterMaxMs: Double? = nil, lossEpisodes: Int? = nil, packetsNacked: Int? = nil, packetsRecovered: Int? = nil, plis: Int = 0, ssrc: UInt32? = nil) {
         self.kind = kind
         self.codec = codec
         self.ssrc = ssrc
@@ -124,6 +128,8 @@ public struct StreamRecord: Codable, Equatable, Sendable {
         self.framesDecoded = framesDecoded
         self.frameCodesRead = frameCodesRead
         self.nacks = nacks
+        self.jitterMaxMs = jitterMaxMs
+        self.lossEpisodes = lossEpisodes
         self.packetsNacked = packetsNacked
         self.packetsRecovered = packetsRecovered
         self.plis = plis

@@ -84,7 +84,7 @@ final class ReceivedStreamObserver {
             resolutionSurvival: codec.isVideo && known > 0 ? Double(resolutions[publishedResolution ?? ""] ?? 0) / Double(known) * 100 : nil,
             resolutions: resolutions, latencyMs: latencySamples > 0 ? latencyTotal / Double(latencySamples) : nil,
             psnrDb: decoded?.psnrMean, framesDecoded: decoded?.decoded, frameCodesRead: decoded?.codesRead,
-            nacks: statistics.nacksSent, packetsNacked: statistics.packetsNacked, packetsRecovered: Int(statistics.packetsRecovered), plis: statistics.plisSent + statistics.firsSent, ssrc: statistics.ssrc)
+            nacks: statistics.nacksSent, jitterMaxMs: statistics.jitterMaxMs, lossEpisodes: statistics.burstEpisodes, packetsNacked: statistics.packetsNacked, packetsRecovered: Int(statistics.packetsRecovered), plis: statistics.plisSent + statistics.firsSent, ssrc: statistics.ssrc)
     }
 
     /// Frames the timestamps say were sent between the first and the last received.

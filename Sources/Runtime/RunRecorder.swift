@@ -50,6 +50,8 @@ public final class RunRecorder {
             metrics.record(stream.residualLossPct, in: .residualLossPct)
             metrics.record(Double(stream.burstMax), in: .burstMax)
             metrics.record(stream.jitterMs, in: .jitterMs)
+            if let maximum = stream.jitterMaxMs { metrics.record(maximum, in: .jitterMaxMs) }
+            if let episodes = stream.lossEpisodes { metrics.record(Double(episodes), in: .lossEpisodes) }
             if let latency = stream.latencyMs { metrics.record(latency, in: .latencyMs) }
             metrics.increment(.nacks, by: stream.nacks)
             metrics.increment(.plis, by: stream.plis)
