@@ -87,18 +87,7 @@ final class AiortcPeerCoreInteropTests: XCTestCase {
         guard local.connected else { throw ExternalToolError("rtcswarm and aiortc did not connect") }
         let setup = loop.now() - started
 
-        let video = try PatternVideo(codec: codec, resolution: size)
-        var sent = 0
-        var keyframesAnswered = 0
-        for _ in 0..<Self.frames {
-            if local.keyframeRequests > keyframesAnswered {
-                keyframesAnswered = local.keyframeRequests
-                video.requestKeyframe()
-            }
-            if let frame = try video.next(at: loop.now()), local.peer.send(frame, mid: "1", now: loop.now()) { sent += 1 }
-            local.drive()
-            _ = loop.run(until: { false }, timeout: .milliseconds(33))
-        }
+        let sent = try local.sendPattern(codec, size: size, frames: Self.frames)
         XCTAssertTrue(loop.run(until: { local.videoFramesReceived >= Self.frames }, timeout: .seconds(5)))
         // aiortc reports once it has decoded what we sent, after lingering half a second.
         _ = loop.run(until: { false }, timeout: .milliseconds(1200))
@@ -116,7 +105,7 @@ final class AiortcPeerCoreInteropTests: XCTestCase {
         XCTAssertEqual(sizes, [size], "aiortc's keyframes are \(size)")
         XCTAssertEqual(received.filter { $0.kind == .audio }.count, summary.audioFramesSent, "every Opus packet from aiortc")
         print("rtcswarm \(role) vs aiortc, \(codec.rawValue) \(size): connected \(setup.milliseconds) ms after start (aiortc: \(String(format: "%.0f", summary.setupMs ?? -1)) ms after its remote description); rtcswarm sent \(sent), aiortc decoded " +
-              "\(summary.videoFramesDecoded); aiortc sent \(summary.videoFramesSent), rtcswarm got \(videoIn.count); keyframe requests \(keyframesAnswered)")
+              "\(summary.videoFramesDecoded); aiortc sent \(summary.videoFramesSent), rtcswarm got \(videoIn.count); keyframe requests \(local.keyframeRequests)")
         let loss = [InteropCell.lossPct(sent: sent, received: summary.videoFramesDecoded),
                     InteropCell.lossPct(sent: summary.videoFramesSent, received: videoIn.count)].compactMap { $0 }.max()
         cell.measured(setupMs: setup.milliseconds, lossPct: loss, resolution: size.description)

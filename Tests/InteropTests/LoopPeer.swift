@@ -78,6 +78,24 @@ final class LoopPeer {
 
     var connected: Bool { events.contains { if case .connected = $0 { true } else { false } } }
     var failure: PeerEvent? { events.first { if case .failed = $0 { true } else { false } } }
+    /// Sends `frames` frames of the test pattern on mid "1" at about 30 fps, answering each
+    /// keyframe request the other side made; returns how many the peer took.
+    func sendPattern(_ codec: MediaCodec, size: Resolution, frames: Int) throws -> Int {
+        let video = try PatternVideo(codec: codec, resolution: size)
+        var sent = 0
+        var keyframesAnswered = 0
+        for _ in 0..<frames {
+            if keyframeRequests > keyframesAnswered {
+                keyframesAnswered = keyframeRequests
+                video.requestKeyframe()
+            }
+            if let frame = try video.next(at: loop.now()), peer.send(frame, mid: "1", now: loop.now()) { sent += 1 }
+            drive()
+            _ = loop.run(until: { false }, timeout: .milliseconds(33))
+        }
+        return sent
+    }
+
     var keyframeRequests: Int { events.filter { if case .keyframeRequested = $0 { true } else { false } }.count }
     var videoFramesReceived: Int { events.filter { if case .frame(let frame) = $0 { frame.kind == .video } else { false } }.count }
 }

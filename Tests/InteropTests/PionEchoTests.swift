@@ -54,18 +54,7 @@ final class PionEchoTests: XCTestCase {
         local.mediaLossPct = lossPct
 
         let size = Resolution.p360
-        let video = try PatternVideo(codec: codec, resolution: size)
-        var sent = 0
-        var keyframesAnswered = 0
-        for _ in 0..<Self.frames {
-            if local.keyframeRequests > keyframesAnswered {
-                keyframesAnswered = local.keyframeRequests
-                video.requestKeyframe()
-            }
-            if let frame = try video.next(at: loop.now()), local.peer.send(frame, mid: "1", now: loop.now()) { sent += 1 }
-            local.drive()
-            _ = loop.run(until: { false }, timeout: .milliseconds(33))
-        }
+        let sent = try local.sendPattern(codec, size: size, frames: Self.frames)
         XCTAssertTrue(loop.run(until: { local.videoFramesReceived >= sent }, timeout: .seconds(3)) || lossPct > 0)
         let back = local.events.compactMap { if case .frame(let frame) = $0, frame.kind == .video { frame } else { nil } }
         let sizes = Set(back.filter(\.isKeyframe).compactMap { try? BitstreamInspector.inspect($0.data, codec: codec).resolution })

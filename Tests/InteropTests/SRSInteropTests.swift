@@ -12,10 +12,7 @@ final class SRSInteropTests: XCTestCase {
     private var srs: SRSNegotiation!
 
     override func setUpWithError() throws {
-        let cell = InteropRecorder.cell(self, target: "SRS", role: "publish + play negotiation through rtcswarm's SRS adapters (JSON API, WHIP/WHEP)",
-                                        codec: "signaling")
-        srs = try SRSNegotiation(url: SRSUnderTest.sharedURL())
-        cell.version = ServerVersionProbe.srs(srs.api)
+        srs = try SRSNegotiation(for: self, role: "publish + play negotiation through rtcswarm's SRS adapters (JSON API, WHIP/WHEP)")
     }
 
     func testPublishAndPlayThroughTheJSONAPI() throws {

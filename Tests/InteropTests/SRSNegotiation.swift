@@ -19,6 +19,13 @@ struct SRSNegotiation {
         loop = try EventLoop()
     }
 
+    /// The shared SRS for `test`, recorded as the interop cell `role` with SRS's version.
+    init(for test: XCTestCase, role: String) throws {
+        let cell = InteropRecorder.cell(test, target: "SRS", role: role, codec: "signaling")
+        try self.init(url: SRSUnderTest.sharedURL())
+        cell.version = ServerVersionProbe.srs(api)
+    }
+
     /// An Opus + `video` offer; with `senders: false` every `a=msid`, `a=ssrc` and
     /// `a=ssrc-group` line is taken out, which SRS needs to accept a publish (PROTOCOLS.md
     /// section 1, "the code-0 trap").

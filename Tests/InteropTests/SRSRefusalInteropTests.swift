@@ -9,10 +9,7 @@ final class SRSRefusalInteropTests: XCTestCase {
     private var srs: SRSNegotiation!
 
     override func setUpWithError() throws {
-        let cell = InteropRecorder.cell(self, target: "SRS", role: "refusals quoted (VP8 publish, busy stream, no msid/ssrc, unknown stream)",
-                                        codec: "signaling")
-        srs = try SRSNegotiation(url: SRSUnderTest.sharedURL())
-        cell.version = ServerVersionProbe.srs(srs.api)
+        srs = try SRSNegotiation(for: self, role: "refusals quoted (VP8 publish, busy stream, no msid/ssrc)")
     }
 
     private func refusal(_ setup: SRSCallSetup, file: StaticString = #filePath, line: UInt = #line) throws -> CallSetupError {
