@@ -78,6 +78,7 @@ public final class CallPeer: PeerDriver {
                                   identity: .init(id: settings.id, group: settings.group, role: settings.role),
                                   setupTimeout: settings.setupTimeout, remote: "the other side")
         life.remoteEndExpected = settings.plannedStop.map { $0 - .seconds(1) }
+        life.plannedStop = settings.plannedStop
         life.onEnd = { [weak self] record in
             guard let self else { return }
             record.phases["join_ms"] = self.joinMs

@@ -29,6 +29,10 @@ final class MediaPeerLifecycle {
     /// sides of a pair stop at the same planned time, and the first to act closes the call
     /// (the two may sit in different worker processes, a few milliseconds apart).
     var remoteEndExpected: Instant?
+    /// When the plan stops the peer. A planned end judges a lost connection as of then, not
+    /// of the moment the loop got to it: a loop busy with the peers stopped before this one
+    /// (a sampled stream's decode results) must not make its media look stopped.
+    var plannedStop: Instant?
     /// The signaling connection ended while connected (first time only).
     private var signalingLost: (atMs: Double, reason: String)?
     /// Runs once as the peer ends, before the record is kept: the driver's own phases and
@@ -80,7 +84,7 @@ final class MediaPeerLifecycle {
     private func complete() {
         if let missing = nothingReceived {
             end(.failed, phase: "media", reason: "\(missing) by its planned end")
-        } else if let lost = call.connectionLost(now: loop.now()) {
+        } else if let lost = call.connectionLost(now: plannedStop.map { min(loop.now(), $0) } ?? loop.now()) {
             end(.failed, phase: "connected", reason: "\(lost) at its planned end")
         } else {
             end(.completed, phase: nil, reason: nil)

@@ -87,7 +87,8 @@ struct PeerFactory {
                                        audio: WorkerRun.audioTrack(group),
                                        direction: direction, decode: decode, receiveTimeout: receiveTimeout,
                                        endsWhenLost: reconnect(peer) != nil, rtx: group.media?.video?.rtx ?? .auto),
-                impairment: (group.impairment?.send, group.impairment?.receive), ice: ice)
+                impairment: (group.impairment?.send, group.impairment?.receive), ice: ice,
+                plannedStop: recorder.runStart + .milliseconds(peer.stopMs))
             return try WorkerRun.serverPeer(for: scenario.target, role: group.role, stream: peer.stream ?? "livestream",
                                             endpoint: target.endpoint, settings: settings, tls: tls, seed: seed, loop: loop,
                                             recorder: recorder, fanout: fanout, groupIndex: peer.group)

@@ -28,6 +28,8 @@ final class ServerPeer: PeerDriver {
         /// our candidates were in the offer).
         var endOfCandidatesAfterAnswer = false
         var setupTimeout: Duration = .seconds(20)
+        /// When the plan stops it (the lifecycle judges a lost connection as of then).
+        var plannedStop: Instant?
     }
 
     var state: PeerLifecycle { life.state }
@@ -48,6 +50,7 @@ final class ServerPeer: PeerDriver {
                                   call: MediaCall(loop: loop, recorder: recorder, fanout: fanout, media: settings.media),
                                   identity: .init(id: settings.id, group: settings.group, role: settings.role),
                                   setupTimeout: settings.setupTimeout, remote: "the server")
+        life.plannedStop = settings.plannedStop
         // The teardown (DELETE, Janus hangup/detach/destroy) goes on after the record.
         life.onEnd = { [weak self] _ in self?.setup?.hangUp() }
         call.onLocalCandidate = { [weak self] candidate, mid in
