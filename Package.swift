@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "STUNTests", dependencies: ["STUN", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "ICETests", dependencies: ["ICE", "STUN", "RTCBase", "WebRTCTestKit"]),
-        .testTarget(name: "RTPTests", dependencies: ["RTP", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "RTPTests", dependencies: ["RTP", "FuzzTargets", "RTCBase", "WebRTCTestKit"]),
         .testTarget(
             name: "PeerCoreTests",
             dependencies: ["PeerCore", "Media", "EventLoop", "SDP", "ICE", "STUN", "DTLS", "Impairment", "RTCBase", "WebRTCTestKit"]

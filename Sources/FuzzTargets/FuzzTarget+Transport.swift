@@ -73,9 +73,11 @@ extension FuzzTarget {
         }
     }
 
-    private static func rtcpSeeds() -> [[UInt8]] {
+    /// One RTCP packet of each kind the reader knows (RFC 3550 6.4-6.6, RFC 4585 6.2-6.3,
+    /// RFC 5104 4.3.1, REMB, transport-wide feedback): the seeds of every RTCP fuzzer.
+    public static let rtcpSamples: [RtcpPacket] = {
         let block = ReportBlock(ssrc: 2, fractionLost: 1, cumulativeLost: 2, extendedHighestSequence: 3)
-        let packets: [RtcpPacket] = [
+        return [
             .senderReport(SenderReport(ssrc: 1, ntpTimestamp: 2, rtpTimestamp: 3, packetCount: 4, octetCount: 5, reports: [block])),
             .receiverReport(ReceiverReport(ssrc: 1, reports: [block])),
             .sourceDescription(SourceDescription(chunks: [.init(ssrc: 1, cname: "cname")])),
@@ -87,8 +89,12 @@ extension FuzzTarget {
             .transportCc(TransportCcFeedback(senderSsrc: 1, mediaSsrc: 2, baseSequence: 3, referenceTime: 4, feedbackCount: 5,
                                              deltas: [1, nil, 300, 2, 2, 2, 2, 2, 2, 2, 2])),
         ]
+    }()
+
+    /// Each sample alone, then all of them as one compound packet.
+    private static func rtcpSeeds() -> [[UInt8]] {
         var compound = ByteWriter()
-        let single = packets.map { packet in
+        let single = rtcpSamples.map { packet in
             var writer = ByteWriter()
             packet.write(to: &writer)
             packet.write(to: &compound)
