@@ -77,6 +77,9 @@ let package = Package(
         // Synthetic media, codecs, bitstream inspection (issue 4).
         .target(name: "Media", dependencies: ["RTCBase", "COpus", "CVPX", "COpenH264"]),
 
+        // What each libFuzzer entry in Fuzz/ feeds its parser, shared with the replay test.
+        .target(name: "FuzzTargets", dependencies: ["RTCBase", "STUN", "RTP", "SRTP", "SDP", "Net", "Signaling", "Scenario", "Metrics", "Media"]),
+
         // Tests.
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "RTCBase", "CShims"]),
         .testTarget(
@@ -105,11 +108,12 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "STUNTests", dependencies: ["STUN", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "ICETests", dependencies: ["ICE", "STUN", "RTCBase", "WebRTCTestKit"]),
-        .testTarget(name: "RTPTests", dependencies: ["RTP", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "RTPTests", dependencies: ["RTP", "FuzzTargets", "RTCBase", "WebRTCTestKit"]),
         .testTarget(
             name: "PeerCoreTests",
             dependencies: ["PeerCore", "Media", "EventLoop", "SDP", "ICE", "STUN", "DTLS", "Impairment", "RTCBase", "WebRTCTestKit"]
         ),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "WebRTCTestKit"]),
         .testTarget(name: "RTPSessionTests", dependencies: ["RTPSession", "RTP", "Impairment", "RTCBase", "WebRTCTestKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -16,12 +16,18 @@ final class HmacSha1 {
         defer { EVP_MAC_free(mac) }
         guard let context = EVP_MAC_CTX_new(mac) else { fatalError("OpenSSL: out of memory") }
         self.context = context
-        let installed = "SHA1".withCString { digest in
-            var params = [
-                OSSL_PARAM_construct_utf8_string("digest", UnsafeMutablePointer(mutating: digest), 0),
-                OSSL_PARAM_construct_end(),
-            ]
-            return EVP_MAC_init(context, key, key.count, &params)
+        // OSSL_PARAM keeps both pointers until EVP_MAC_init reads them, so both C strings
+        // must outlive that call: a literal passed straight to the constructor is a
+        // temporary freed on return (AddressSanitizer: heap-use-after-free in
+        // OSSL_PARAM_locate, found by `scripts/fuzz.sh --ci srtp`).
+        let installed = "digest".withCString { name in
+            "SHA1".withCString { digest in
+                var params = [
+                    OSSL_PARAM_construct_utf8_string(name, UnsafeMutablePointer(mutating: digest), 0),
+                    OSSL_PARAM_construct_end(),
+                ]
+                return EVP_MAC_init(context, key, key.count, &params)
+            }
         }
         guard installed == 1 else { fatalError("OpenSSL: HMAC-SHA1 key setup failed") }
     }

@@ -1,3 +1,4 @@
+import FuzzTargets
 import RTCBase
 import RTP
 import WebRTCTestKit
@@ -6,23 +7,8 @@ import XCTest
 final class RtcpFuzzTests: XCTestCase {
     func testFuzzedCompoundPacketsNeverTrap() {
         var writer = ByteWriter()
-        let block = ReportBlock(ssrc: 2, fractionLost: 1, cumulativeLost: 2, extendedHighestSequence: 3)
-        let packets: [RtcpPacket] = [
-            .senderReport(SenderReport(ssrc: 1, ntpTimestamp: 2, rtpTimestamp: 3, packetCount: 4, octetCount: 5, reports: [block])),
-            .receiverReport(ReceiverReport(ssrc: 1, reports: [block])),
-            .sourceDescription(SourceDescription(chunks: [.init(ssrc: 1, cname: "cname")])),
-            .goodbye(Goodbye(ssrcs: [1], reason: "bye")),
-            .nack(GenericNack(senderSsrc: 1, mediaSsrc: 2, lost: [1, 3, 40])),
-            .pictureLoss(PictureLossIndication(senderSsrc: 1, mediaSsrc: 2)),
-            .fullIntraRequest(FullIntraRequest(senderSsrc: 1, entries: [.init(ssrc: 2, sequenceNumber: 3)])),
-            .remb(ReceiverEstimatedMaxBitrate(senderSsrc: 1, bitrate: 1_000_000, ssrcs: [2])),
-            .transportCc(
-                TransportCcFeedback(
-                    senderSsrc: 1, mediaSsrc: 2, baseSequence: 3, referenceTime: 4, feedbackCount: 5,
-                    deltas: [1, nil, 300, 2, 2, 2, 2, 2, 2, 2, 2])),
-        ]
         var seeds: [[UInt8]] = []
-        for packet in packets {
+        for packet in FuzzTarget.rtcpSamples {
             writer.reset()
             packet.write(to: &writer)
             seeds.append(writer.bytes)

@@ -1,0 +1,4 @@
+import FuzzTargets
+
+/// libFuzzer target `bitstream`: see `FuzzTarget.bitstream`.
+let fuzzTarget = FuzzTarget.bitstream

@@ -1,0 +1,4 @@
+import FuzzTargets
+
+/// libFuzzer target `depacketizer`: see `FuzzTarget.depacketizer`.
+let fuzzTarget = FuzzTarget.depacketizer

@@ -1,0 +1,4 @@
+import FuzzTargets
+
+/// libFuzzer target `http`: see `FuzzTarget.http`.
+let fuzzTarget = FuzzTarget.http

@@ -1,0 +1,4 @@
+import FuzzTargets
+
+/// libFuzzer target `json`: see `FuzzTarget.json`.
+let fuzzTarget = FuzzTarget.json

@@ -1,0 +1,4 @@
+import FuzzTargets
+
+/// libFuzzer target `mediafile`: see `FuzzTarget.mediafile`.
+let fuzzTarget = FuzzTarget.mediafile

@@ -1,0 +1,4 @@
+import FuzzTargets
+
+/// libFuzzer target `room`: see `FuzzTarget.room`.
+let fuzzTarget = FuzzTarget.room

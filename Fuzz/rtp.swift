@@ -1,0 +1,4 @@
+import FuzzTargets
+
+/// libFuzzer target `rtp`: see `FuzzTarget.rtp`.
+let fuzzTarget = FuzzTarget.rtp

@@ -1,0 +1,4 @@
+import FuzzTargets
+
+/// libFuzzer target `scenario`: see `FuzzTarget.scenario`.
+let fuzzTarget = FuzzTarget.scenario

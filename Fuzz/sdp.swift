@@ -1,0 +1,4 @@
+import FuzzTargets
+
+/// libFuzzer target `sdp`: see `FuzzTarget.sdp`.
+let fuzzTarget = FuzzTarget.sdp

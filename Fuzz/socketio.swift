@@ -1,0 +1,4 @@
+import FuzzTargets
+
+/// libFuzzer target `socketio`: see `FuzzTarget.socketio`.
+let fuzzTarget = FuzzTarget.socketio

@@ -1,0 +1,4 @@
+import FuzzTargets
+
+/// libFuzzer target `srtp`: see `FuzzTarget.srtp`.
+let fuzzTarget = FuzzTarget.srtp

@@ -1,0 +1,4 @@
+import FuzzTargets
+
+/// libFuzzer target `stun`: see `FuzzTarget.stun`.
+let fuzzTarget = FuzzTarget.stun

@@ -1,0 +1,4 @@
+import FuzzTargets
+
+/// libFuzzer target `threshold`: see `FuzzTarget.threshold`.
+let fuzzTarget = FuzzTarget.threshold

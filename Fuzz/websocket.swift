@@ -1,0 +1,4 @@
+import FuzzTargets
+
+/// libFuzzer target `websocket`: see `FuzzTarget.websocket`.
+let fuzzTarget = FuzzTarget.websocket
