@@ -60,15 +60,25 @@ set +e
 swift test --disable-swift-testing "${args[@]}" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
+# libFuzzer over every parser, 20,000 inputs each (scripts/fuzz.sh --ci): a crash fails the run.
+# Only for the whole suite: a filtered run (`--filter X`) is someone checking one thing.
+if [ "${#args[@]}" -eq 0 ]; then
+    scripts/fuzz.sh --ci || status=1
+fi
 render_interop_matrix
 # One plain closing line that any CI reads: "tests: N passed, N failed".
-# XCTest's last summary reads "Executed N tests, with [K tests skipped and ]F failures".
-summary=$(grep -E 'Executed [0-9]+ tests?, with ' "$log" | tail -n 1 || true)
+# XCTest's summary of the whole run follows its "All tests" (or "Selected tests") suite line
+# and reads "Executed N tests, with [K tests skipped and ]F failures"; without that line the
+# test process died before the end, and a sub-suite's count would mislead.
+summary=$(grep -A1 -E "^Test Suite '(All tests|Selected tests)' (passed|failed)" "$log" | grep -E 'Executed [0-9]+ tests?, with ' | tail -n 1 || true)
 executed=$(echo "$summary" | sed -nE 's/.*Executed ([0-9]+) tests?.*/\1/p')
 failed=$(echo "$summary" | sed -nE 's/.* ([0-9]+) failures?.*/\1/p')
 skipped=$(echo "$summary" | sed -nE 's/.*with ([0-9]+) tests? skipped.*/\1/p')
 rm -f "$log"
 if [ -n "$executed" ]; then
     echo "tests: $((executed - ${failed:-0} - ${skipped:-0})) passed, ${failed:-0} failed, ${skipped:-0} skipped"
+else
+    echo "tests: the test process ended before its summary (see the crash above)"
+    [ "$status" -ne 0 ] || status=1
 fi
 exit "$status"
