@@ -22,6 +22,8 @@ let package = Package(
         systemLibrary("COpus", pkgConfig: "opus", apt: "libopus-dev"),
         systemLibrary("CVPX", pkgConfig: "vpx", apt: "libvpx-dev"),
         systemLibrary("COpenH264", pkgConfig: "openh264", apt: "libopenh264-dev"),
+        systemLibrary("CX265", pkgConfig: "x265", apt: "libx265-dev"),
+        systemLibrary("CDe265", pkgConfig: "libde265", apt: "libde265-dev"),
 
         // Sans-IO core.
         .target(name: "RTCBase"),
@@ -75,7 +77,7 @@ let package = Package(
         .target(name: "WebRTCTestKit", dependencies: ["RTCBase", "Impairment", "STUN", "Report"]),
 
         // Synthetic media, codecs, bitstream inspection (issue 4).
-        .target(name: "Media", dependencies: ["RTCBase", "COpus", "CVPX", "COpenH264"]),
+        .target(name: "Media", dependencies: ["RTCBase", "COpus", "CVPX", "COpenH264", "CX265", "CDe265"]),
 
         // Tests.
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "RTCBase", "CShims"]),
@@ -102,7 +104,7 @@ let package = Package(
         .testTarget(name: "NetTests", dependencies: ["Net", "RTCBase", "WebRTCTestKit", "COpenSSL"]),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP", "LibSRTPReference", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "RTCBase", "WebRTCTestKit"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "RTP", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "STUNTests", dependencies: ["STUN", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "ICETests", dependencies: ["ICE", "STUN", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "RTCBase", "WebRTCTestKit"]),
