@@ -61,6 +61,7 @@ final class MediaCall {
         if case .video(let codec, _, _, _, _, _, _) = media.video {
             let capability: CodecCapability = switch codec {
             case .h264: .h264()
+            case .h265: .h265()
             case .vp9: .vp9()
             default: .vp8()
             }

@@ -158,7 +158,7 @@ public struct MediaSettings: Codable, Equatable, Sendable {
 }
 
 public struct VideoSettings: Codable, Equatable, Sendable {
-    public enum Codec: String, AllowedValues { case vp8, vp9, h264 }
+    public enum Codec: String, AllowedValues { case vp8, vp9, h264, h265 }
 
     /// Default true; false sends no video.
     public var enabled: Bool?
