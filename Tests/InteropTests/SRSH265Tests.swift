@@ -65,7 +65,7 @@ final class SRSH265Tests: XCTestCase {
     }
 
     /// The `m=video` section's rtpmap and fmtp lines.
-    private static func videoLines(_ sdp: String) -> [String] {
+    static func videoLines(_ sdp: String) -> [String] {
         let lines = sdp.components(separatedBy: "\r\n")
         guard let start = lines.firstIndex(where: { $0.hasPrefix("m=video") }) else { return [] }
         return lines[start...].prefix { $0 == lines[start] || !$0.hasPrefix("m=") }.filter { $0.hasPrefix("a=rtpmap") || $0.hasPrefix("a=fmtp") }
