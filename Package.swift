@@ -62,7 +62,7 @@ let package = Package(
         // The command line.
         .target(
             name: "RtcswarmCLI",
-            dependencies: ["RTCBase", "EventLoop", "Scenario", "Report", "Runtime", "RoomServer", "Signaling", "Net", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
+            dependencies: ["RTCBase", "EventLoop", "Scenario", "Report", "Runtime", "RoomServer", "Signaling", "Net", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264", "CX265", "CDe265"]
         ),
         .executableTarget(name: "rtcswarm", dependencies: ["RtcswarmCLI"]),
         .executableTarget(
