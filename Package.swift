@@ -22,6 +22,8 @@ let package = Package(
         systemLibrary("COpus", pkgConfig: "opus", apt: "libopus-dev"),
         systemLibrary("CVPX", pkgConfig: "vpx", apt: "libvpx-dev"),
         systemLibrary("COpenH264", pkgConfig: "openh264", apt: "libopenh264-dev"),
+        systemLibrary("CX265", pkgConfig: "x265", apt: "libx265-dev"),
+        systemLibrary("CDe265", pkgConfig: "libde265", apt: "libde265-dev"),
 
         // Sans-IO core.
         .target(name: "RTCBase"),
@@ -60,7 +62,7 @@ let package = Package(
         // The command line.
         .target(
             name: "RtcswarmCLI",
-            dependencies: ["RTCBase", "EventLoop", "Scenario", "Report", "Runtime", "RoomServer", "Signaling", "Net", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]
+            dependencies: ["RTCBase", "EventLoop", "Scenario", "Report", "Runtime", "RoomServer", "Signaling", "Net", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264", "CX265", "CDe265"]
         ),
         .executableTarget(name: "rtcswarm", dependencies: ["RtcswarmCLI"]),
         .executableTarget(
@@ -75,7 +77,7 @@ let package = Package(
         .target(name: "WebRTCTestKit", dependencies: ["RTCBase", "Impairment", "STUN", "Report"]),
 
         // Synthetic media, codecs, bitstream inspection (issue 4).
-        .target(name: "Media", dependencies: ["RTCBase", "COpus", "CVPX", "COpenH264"]),
+        .target(name: "Media", dependencies: ["RTCBase", "COpus", "CVPX", "COpenH264", "CX265", "CDe265"]),
 
         // What each libFuzzer entry in Fuzz/ feeds its parser, shared with the replay test.
         .target(name: "FuzzTargets", dependencies: ["RTCBase", "STUN", "RTP", "SRTP", "SDP", "Net", "Signaling", "Scenario", "Metrics", "Media"]),
@@ -105,7 +107,7 @@ let package = Package(
         .testTarget(name: "NetTests", dependencies: ["Net", "RTCBase", "WebRTCTestKit", "COpenSSL"]),
         .testTarget(name: "SRTPTests", dependencies: ["SRTP", "LibSRTPReference", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "RTCBase", "WebRTCTestKit"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "RTP", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "STUNTests", dependencies: ["STUN", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "ICETests", dependencies: ["ICE", "STUN", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "RTPTests", dependencies: ["RTP", "FuzzTargets", "RTCBase", "WebRTCTestKit"]),

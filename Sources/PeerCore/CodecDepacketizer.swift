@@ -11,6 +11,7 @@ struct CodecDepacketizer: RtpDepacketizer {
         case .vp8: try Vp8Depacketizer().inspect(payload)
         case .vp9: try Vp9Depacketizer().inspect(payload)
         case .h264: try H264Depacketizer().inspect(payload)
+        case .h265: try H265Depacketizer().inspect(payload)
         case .opus: try OpusDepacketizer().inspect(payload)
         }
     }
@@ -20,6 +21,7 @@ struct CodecDepacketizer: RtpDepacketizer {
         case .vp8: try Vp8Depacketizer().append(payload, to: &frame)
         case .vp9: try Vp9Depacketizer().append(payload, to: &frame)
         case .h264: try H264Depacketizer().append(payload, to: &frame)
+        case .h265: try H265Depacketizer().append(payload, to: &frame)
         case .opus: try OpusDepacketizer().append(payload, to: &frame)
         }
     }

@@ -6,6 +6,7 @@ enum CodecPacketizer: Sendable {
     case vp8(Vp8Packetizer)
     case vp9(Vp9Packetizer)
     case h264(H264Packetizer)
+    case h265(H265Packetizer)
     case opus(OpusPacketizer)
 
     init(codec: PeerCodec, pictureId: UInt16) {
@@ -13,6 +14,7 @@ enum CodecPacketizer: Sendable {
         case .vp8: self = .vp8(Vp8Packetizer(initialPictureId: pictureId))
         case .vp9: self = .vp9(Vp9Packetizer(width: 0, height: 0, initialPictureId: pictureId))
         case .h264: self = .h264(H264Packetizer())
+        case .h265: self = .h265(H265Packetizer())
         case .opus: self = .opus(OpusPacketizer())
         }
     }
@@ -31,6 +33,9 @@ enum CodecPacketizer: Sendable {
             return packetizer.packetize(frame.bytes, isKeyframe: frame.isKeyframe, maxPayloadSize: maxPayloadSize)
         case .h264(var packetizer):
             defer { self = .h264(packetizer) }
+            return packetizer.packetize(frame.bytes, isKeyframe: frame.isKeyframe, maxPayloadSize: maxPayloadSize)
+        case .h265(var packetizer):
+            defer { self = .h265(packetizer) }
             return packetizer.packetize(frame.bytes, isKeyframe: frame.isKeyframe, maxPayloadSize: maxPayloadSize)
         case .opus(var packetizer):
             defer { self = .opus(packetizer) }

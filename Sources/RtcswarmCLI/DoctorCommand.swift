@@ -1,11 +1,13 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CDe265
 import COpenH264
 import COpenSSL
 import COpus
 import CSRTP
 import CVPX
+import CX265
 import EventLoop
 import Foundation
 import Runtime
@@ -101,6 +103,8 @@ public enum DoctorCommand: Subcommand {
         let opus = String(cString: opus_get_version_string())
         let vpx = String(cString: vpx_codec_version_str())
         let h264 = WelsGetCodecVersion()
+        let x265 = String(cString: rs_x265_version())
+        let de265 = String(cString: de265_get_version())
         return [
             Check(name: "OpenSSL", ok: OpenSSL_version_num() >= 0x3000_0000, detail: openssl,
                   fix: "apt-get install libssl-dev (OpenSSL 3 is needed for DTLS 1.2 and the SRTP ciphers)"),
@@ -109,6 +113,8 @@ public enum DoctorCommand: Subcommand {
             Check(name: "libvpx", ok: true, detail: "libvpx \(vpx)", fix: nil),
             Check(name: "OpenH264", ok: h264.uMajor >= 2, detail: "OpenH264 \(h264.uMajor).\(h264.uMinor).\(h264.uRevision)",
                   fix: "apt-get install libopenh264-dev"),
+            Check(name: "x265", ok: true, detail: "x265 \(x265)", fix: nil),
+            Check(name: "libde265", ok: true, detail: "libde265 \(de265)", fix: nil),
         ]
     }
 

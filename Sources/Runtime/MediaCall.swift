@@ -68,6 +68,7 @@ final class MediaCall {
         if case .video(let codec, _, _, _, _, _, _) = media.video {
             var capability: CodecCapability = switch codec {
             case .h264: .h264()
+            case .h265: .h265()
             case .vp9: .vp9()
             default: .vp8()
             }

@@ -68,23 +68,27 @@ public final class WorkerRun {
                                    tls: tls)
             }
         }
+        let video: MediaCodec? = if case .video(let codec, _, _, _, _, _, _)? = settings.media.video { codec } else { nil }
         switch target.kind {
         case .srs:
             let app = target.srs?.app ?? "live"
             let eip = target.srs?.eip ?? "127.0.0.1"
+            let codec = video == .h265 ? "hevc" : nil  // SRS takes H.265 only when asked (PROTOCOLS.md 1)
             if target.srs?.api == .whipWhep {
                 let kind: WHIPCallSetup.Kind = role == .publisher ? .whip : .whep
-                return driver { offer in WHIPCallSetup.srs(kind: kind, api: endpoint, app: app, stream: stream, offer: offer ?? "", eip: eip) }
+                return driver { offer in
+                    WHIPCallSetup.srs(kind: kind, api: endpoint, app: app, stream: stream, offer: offer ?? "", eip: eip, codec: codec)
+                }
             }
             let streamURL = "webrtc://\(endpoint.host)/\(app)/\(stream)"
             return driver { offer in
-                SRSCallSetup(api: endpoint, streamURL: streamURL, mode: role == .publisher ? .publish : .play, offer: offer ?? "", eip: eip)
+                SRSCallSetup(api: endpoint, streamURL: streamURL, mode: role == .publisher ? .publish : .play, offer: offer ?? "", eip: eip,
+                             codec: codec)
             }
         case .whip, .whep:
             let (kind, url) = try whipRequest(target: target, role: role, stream: stream, endpoint: endpoint)
             return driver { offer in WHIPCallSetup(kind: kind, endpoint: url, offer: offer ?? "", token: target.bearerToken) }
         case .janus:
-            let video: MediaCodec? = if case .video(let codec, _, _, _, _, _, _)? = settings.media.video { codec } else { nil }
             return janus(try .forPeer(target: target, role: role, stream: stream, display: settings.id, video: video, groupIndex: groupIndex))
         case .builtinRoom, .room:
             throw TargetError("groups[\(groupIndex)]: role \"\(role.rawValue)\" needs a media server target (srs, whip, whep, janus)")
@@ -133,6 +137,7 @@ public final class WorkerRun {
         case .vp8: .vp8
         case .vp9: .vp9
         case .h264: .h264
+        case .h265: .h265
         }
         var width = video?.resolution?.width ?? 640
         var height = video?.resolution?.height ?? 360

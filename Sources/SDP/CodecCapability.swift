@@ -1,7 +1,7 @@
 /// A codec this side can send and receive, with its preferred payload types (used when
 /// offering) and whether it repairs losses with RTX (RFC 4588).
 public struct CodecCapability: Sendable, Hashable {
-    /// Encoding name (`opus`, `VP8`, `VP9`, `H264`), matched case-insensitively.
+    /// Encoding name (`opus`, `VP8`, `VP9`, `H264`, `H265`), matched case-insensitively.
     public var name: String
     public var clockRate: Int
     public var channels: Int?
@@ -62,6 +62,21 @@ public struct CodecCapability: Sendable, Hashable {
                 SDPParameter("level-asymmetry-allowed", "1"),
                 SDPParameter("packetization-mode", "\(packetizationMode)"),
                 SDPParameter("profile-level-id", profileLevelID.description),
+            ],
+            feedback: videoFeedback, payloadType: payloadType, rtxPayloadType: rtxPayloadType)
+    }
+
+    /// H.265 (RFC 7798 7.1): Main profile (`profile-id=1`), main tier, level 5.1
+    /// (`level-id=153`, up to 4096x2160 at 30 fps: what this side decodes), one RTP
+    /// stream (`tx-mode=SRST`). SRS takes it on its API with `?codec=hevc`.
+    public static func h265(levelID: Int = 153, payloadType: UInt8 = 104, rtxPayloadType: UInt8? = 105) -> CodecCapability {
+        CodecCapability(
+            name: "H265", clockRate: 90_000,
+            parameters: [
+                SDPParameter("level-id", "\(levelID)"),
+                SDPParameter("profile-id", "1"),
+                SDPParameter("tier-flag", "0"),
+                SDPParameter("tx-mode", "SRST"),
             ],
             feedback: videoFeedback, payloadType: payloadType, rtxPayloadType: rtxPayloadType)
     }

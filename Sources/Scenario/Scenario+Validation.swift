@@ -55,9 +55,19 @@ extension Target {
         }
     }
 
-    /// Video codecs the target accepts (SRS: H.264 only, PROTOCOLS.md and TARGETS.md).
+    /// Video codecs the target accepts (SRS: H.264, and H.265 with `?codec=hevc`,
+    /// PROTOCOLS.md and TARGETS.md; H.265 elsewhere only between rtcswarm's own peers).
     public var allowedCodecs: [VideoSettings.Codec] {
-        kind == .srs ? [.h264] : VideoSettings.Codec.allCases
+        switch kind {
+        case .srs: [.h264, .h265]
+        case .builtinRoom, .room: VideoSettings.Codec.allCases
+        case .whip, .whep, .janus: [.vp8, .vp9, .h264]
+        }
+    }
+
+    /// Why `codec` cannot go to this target, naming the codecs it takes.
+    func refusal(of codec: VideoSettings.Codec) -> String {
+        "\"\(codec.rawValue)\" is not accepted by \(kind.rawValue) (video \(allowedCodecs.map(\.rawValue).joined(separator: ", ")) with Opus)"
     }
 
     func validate() throws(ScenarioError) {
@@ -199,8 +209,7 @@ extension Arrival {
 extension VideoSettings {
     func validate(path: String, target: Target) throws(ScenarioError) {
         if let codec {
-            try check(target.allowedCodecs.contains(codec), "\(path).codec",
-                      "\"\(codec.rawValue)\" is not accepted by \(target.kind.rawValue) (H.264 + Opus only); use \"h264\"")
+            try check(target.allowedCodecs.contains(codec), "\(path).codec", target.refusal(of: codec) + "; use \"h264\"")
         }
         if let resolution { try Self.validate(resolution, path: "\(path).resolution") }
         if let fps { try check(IntegerLimits.fps.contains(fps), "\(path).fps", IntegerLimits.outside("\(fps)", IntegerLimits.fps)) }
@@ -267,8 +276,7 @@ extension Matrix {
         if let codecs = codec {
             try check(!codecs.isEmpty, "matrix.codec", "is empty; remove it or list values")
             for (index, codec) in codecs.enumerated() {
-                try check(target.allowedCodecs.contains(codec), "matrix.codec[\(index)]",
-                          "\"\(codec.rawValue)\" is not accepted by \(target.kind.rawValue) (H.264 + Opus only)")
+                try check(target.allowedCodecs.contains(codec), "matrix.codec[\(index)]", target.refusal(of: codec))
             }
         }
         if let resolutions = resolution {

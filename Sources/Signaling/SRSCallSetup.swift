@@ -32,15 +32,18 @@ public struct SRSCallSetup: CallSetup {
     ///   - api: SRS's HTTP API, `http://127.0.0.1:1985` (any path is replaced).
     ///   - streamURL: `webrtc://host/app/stream`.
     ///   - eip: the address SRS should put in its candidate (`?eip=`), e.g. for loopback.
+    ///   - codec: SRS's `?codec=` (`hevc`), the video codec it should take instead of
+    ///     H.264 (PROTOCOLS.md section 1).
     ///   - tid: any transaction id; SRS only logs it.
-    public init(api: Endpoint, streamURL: String, mode: Mode, offer: String, eip: String? = nil,
+    public init(api: Endpoint, streamURL: String, mode: Mode, offer: String, eip: String? = nil, codec: String? = nil,
                 tid: String = "rtcswarm", timeout: Duration = .seconds(10)) {
         self.mode = mode
         var endpoint = api
         endpoint.path = "/rtc/v1/\(mode.rawValue)/"
         endpoint.query = nil
         let apiURL = endpoint.description
-        endpoint.query = eip.map { "eip=" + PercentEncoding.encode($0, allowing: ":") }
+        let query = [eip.map { "eip=" + PercentEncoding.encode($0, allowing: ":") }, codec.map { "codec=" + PercentEncoding.encode($0) }]
+        endpoint.query = query.contains { $0 != nil } ? query.compactMap { $0 }.joined(separator: "&") : nil
         apiEndpoint = endpoint
         self.timeout = timeout
         body = .object([

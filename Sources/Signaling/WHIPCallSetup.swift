@@ -73,11 +73,12 @@ public struct WHIPCallSetup: CallSetup {
 
     /// SRS's WHIP or WHEP endpoint for `app`/`stream` on its API (`http://host:1985`).
     public static func srs(kind: Kind, api: Endpoint, app: String, stream: String, offer: String,
-                           eip: String? = nil) -> WHIPCallSetup {
+                           eip: String? = nil, codec: String? = nil) -> WHIPCallSetup {
         var endpoint = api
         endpoint.path = kind == .whip ? "/rtc/v1/whip/" : "/rtc/v1/whep/"
         var items = [(name: "app", value: app), (name: "stream", value: stream)]
         if let eip { items.append((name: "eip", value: eip)) }
+        if let codec { items.append((name: "codec", value: codec)) }
         endpoint.query = PercentEncoding.query(items)
         return WHIPCallSetup(kind: kind, endpoint: endpoint, offer: offer)
     }

@@ -62,9 +62,10 @@ struct SRSNegotiation {
         return (host, events)
     }
 
-    /// A JSON-API publish or play of `stream` with `offer`.
-    func rtc(_ mode: SRSCallSetup.Mode, stream: String, offer: String) -> SRSCallSetup {
-        SRSCallSetup(api: api, streamURL: "webrtc://\(api.host)/live/\(stream)", mode: mode, offer: offer, eip: "127.0.0.1")
+    /// A JSON-API publish or play of `stream` with `offer` (and SRS's `?codec=`, e.g. `hevc`).
+    func rtc(_ mode: SRSCallSetup.Mode, stream: String, offer: String, codec: String? = nil) -> SRSCallSetup {
+        SRSCallSetup(api: api, streamURL: "webrtc://\(api.host)/live/\(stream)", mode: mode, offer: offer, eip: "127.0.0.1",
+                     codec: codec)
     }
 
     /// A stream name no other test uses.

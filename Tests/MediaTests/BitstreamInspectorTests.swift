@@ -107,7 +107,7 @@ final class BitstreamInspectorTests: XCTestCase {
     }
 
     func testRealFramesInspectAsEncoded() throws {
-        for codec in [MediaCodec.vp8, .vp9, .h264] {
+        for codec in [MediaCodec.vp8, .vp9, .h264, .h265] {
             let encoder = try VideoEncoderConfig(codec: codec, bitrate: 500_000).makeEncoder()
             var source = VideoSource()
             for index in 0..<3 {

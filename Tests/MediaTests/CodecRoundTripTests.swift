@@ -67,4 +67,9 @@ final class CodecRoundTripTests: XCTestCase {
     func testH264At1920x1080() throws { try roundTrip(.h264, .p1080) }
     /// 30 frames, not 60: 60 took 10 s idle and 18 s on a loaded machine in debug builds.
     func testH264At3840x2160() throws { try roundTrip(.h264, .p2160, frames: 30) }
+    func testH265At640x360() throws { try roundTrip(.h265, .p360) }
+    func testH265At1280x720() throws { try roundTrip(.h265, .p720) }
+    func testH265At1920x1080() throws { try roundTrip(.h265, .p1080) }
+    /// 1366 is no multiple of x265's 8-pixel coding unit: the SPS's conformance window crops 1368 to it.
+    func testH265At1366x768() throws { try roundTrip(.h265, Resolution(width: 1366, height: 768)) }
 }

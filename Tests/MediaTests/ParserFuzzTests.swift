@@ -38,6 +38,14 @@ final class ParserFuzzTests: XCTestCase {
         fuzz(try seeds(.h264)) { (try? H264Inspector.inspect(accessUnit: $0)) != nil }
     }
 
+    func testH265AccessUnitFuzz() throws {
+        fuzz(try seeds(.h265)) { (try? H265Inspector.inspect(accessUnit: $0)) != nil }
+    }
+
+    func testH265SpsFuzz() throws {
+        fuzz([H265SpsTests.sps1080p, H265SpsTests.spsWithSubLayers]) { (try? H265Sps(nalUnit: $0[...])) != nil }
+    }
+
     func testSpsAndSeiFuzz() throws {
         let sps: [UInt8] = [0x67, 0x64, 0x00, 0x28, 0xAD, 0x84, 0x40, 0x6C, 0xA0, 0x3C, 0x02, 0x27, 0xED]
         let sei = H264FrameSei.nalUnit(for: FrameStamp(index: 77, captureTime: .zero))

@@ -155,6 +155,6 @@ final class PeerSignalingTests: XCTestCase {
         XCTAssertEqual(message([]), "no transceiver: add audio and/or video")
         XCTAssertEqual(message([.audio("0"), .video("0")]), "mid 0 is used twice")
         let av1 = CodecCapability(name: "AV1", clockRate: 90_000, payloadType: 45)
-        XCTAssertEqual(message([.video(codecs: [av1])]), "codec AV1 of 1 cannot be packetized (VP8, VP9, H264, opus)")
+        XCTAssertEqual(message([.video(codecs: [av1])]), "codec AV1 of 1 cannot be packetized (VP8, VP9, H264, H265, opus)")
     }
 }

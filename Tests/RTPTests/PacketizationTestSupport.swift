@@ -38,3 +38,16 @@ func h264AccessUnit(sliceSize: Int, keyframe: Bool, seed: UInt64) -> [UInt8] {
     frame += AnnexB.startCode + [keyframe ? 0x65 : 0x41] + nonZeroBytes(max(0, sliceSize - 1), seed: seed + 1)
     return frame
 }
+
+/// An Annex-B H.265 access unit: VPS, SPS, PPS and an IDR_W_RADL slice (type 19), or a
+/// TRAIL_R slice (type 1), of `size` bytes, every NAL unit with LayerId 0 and TID 0.
+func h265AccessUnit(sliceSize: Int, keyframe: Bool, seed: UInt64) -> [UInt8] {
+    var frame: [UInt8] = []
+    if keyframe {
+        frame += AnnexB.startCode + [0x40, 0x01] + nonZeroBytes(20, seed: seed)  // VPS, type 32
+        frame += AnnexB.startCode + [0x42, 0x01] + nonZeroBytes(30, seed: seed + 2)  // SPS, type 33
+        frame += AnnexB.startCode + [0x44, 0x01, 0xC1, 0x72, 0xB4]  // PPS, type 34
+    }
+    frame += AnnexB.startCode + [keyframe ? 0x26 : 0x02, 0x01] + nonZeroBytes(max(0, sliceSize - 2), seed: seed + 1)
+    return frame
+}

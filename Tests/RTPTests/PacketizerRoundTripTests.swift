@@ -57,6 +57,14 @@ final class PacketizerRoundTripTests: XCTestCase {
         roundTrip(&packetizer, H264Depacketizer(), frames: frames)
     }
 
+    func testH265AccessUnitsFromTwoBytesTo200KBSurviveMtu1200() {
+        let frames = sizes.enumerated().map { index, size in
+            (data: h265AccessUnit(sliceSize: max(2, size), keyframe: index % 4 == 0, seed: UInt64(size)), keyframe: index % 4 == 0)
+        }
+        var packetizer = H265Packetizer()
+        roundTrip(&packetizer, H265Depacketizer(), frames: frames)
+    }
+
     func testOpusPacketsFromOneByteTo1275SurviveWhole() {
         let frames = [1, 2, 60, 160, 1000, 1200].map { (data: nonZeroBytes($0, seed: UInt64($0)), keyframe: true) }
         var packetizer = OpusPacketizer()

@@ -10,10 +10,12 @@ final class SRSCallSetupTests: XCTestCase {
     private let api = Endpoint(scheme: .http, host: "127.0.0.1", port: 1985)
 
     /// An adapter built from a captured request body, so the request can be compared.
-    private func setup(fromRequest name: String, mode: SRSCallSetup.Mode, eip: String? = nil) throws -> (SRSCallSetup, JSONValue) {
+    private func setup(fromRequest name: String, mode: SRSCallSetup.Mode, eip: String? = nil, codec: String? = nil) throws
+        -> (SRSCallSetup, JSONValue)
+    {
         let captured = try JSONValue(parsing: Fixtures.text("srs/\(name)"))
         let setup = SRSCallSetup(api: api, streamURL: try XCTUnwrap(captured["streamurl"]?.stringValue), mode: mode,
-                                 offer: try XCTUnwrap(captured["sdp"]?.stringValue), eip: eip,
+                                 offer: try XCTUnwrap(captured["sdp"]?.stringValue), eip: eip, codec: codec,
                                  tid: try XCTUnwrap(captured["tid"]?.stringValue))
         return (setup, captured)
     }
@@ -60,6 +62,14 @@ final class SRSCallSetupTests: XCTestCase {
         let request = try Exchange.next(&setup)
         XCTAssertEqual(request.request.target, "/rtc/v1/publish/?eip=127.0.0.1")
         XCTAssertEqual(try JSONValue(parsing: request.request.body)["api"], "http://127.0.0.1:1985/rtc/v1/publish/")
+    }
+
+    func testCodecGoesInTheQueryAfterEip() throws {
+        for (eip, target) in [("127.0.0.1", "/rtc/v1/play/?eip=127.0.0.1&codec=hevc"), (nil, "/rtc/v1/play/?codec=hevc")] {
+            var (setup, _) = try setup(fromRequest: "play.request.json", mode: .play, eip: eip, codec: "hevc")
+            setup.start(now: Exchange.start)
+            XCTAssertEqual(try Exchange.next(&setup).request.target, target)
+        }
     }
 
     func testEveryCode400FixtureFailsQuotingTheBody() throws {

@@ -11,6 +11,12 @@ import XCTest
 final class WHIPCallSetupTests: XCTestCase {
     private let api = Endpoint(scheme: .http, host: "127.0.0.1", port: 1985)
 
+    func testSRSWhepAsksForHevcInTheQuery() throws {
+        var setup = WHIPCallSetup.srs(kind: .whep, api: api, app: "live", stream: "hevc", offer: "v=0", eip: "127.0.0.1", codec: "hevc")
+        setup.start(now: Exchange.start)
+        XCTAssertEqual(try Exchange.next(&setup).request.target, "/rtc/v1/whep/?app=live&stream=hevc&eip=127.0.0.1&codec=hevc")
+    }
+
     func testSRSWhipPublishThenDeleteMatchesTheCapturedExchange() throws {
         let offer = try Fixtures.text("srs/whip.request.sdp")
         var setup = WHIPCallSetup.srs(kind: .whip, api: api, app: "live", stream: "whipstream", offer: offer)
