@@ -17,12 +17,7 @@ public final class H264Encoder: VideoEncoder {
 
     /// An encoder for `config` (codec `.h264`); OpenH264 starts at the first frame's size.
     public init(config: VideoEncoderConfig) throws(MediaError) {
-        guard config.codec == .h264 else {
-            throw MediaError(.configuration, "H264Encoder encodes H.264, not \(config.codec)")
-        }
-        guard config.bitrate > 0, config.frameRate > 0, config.keyframeInterval > 0 else {
-            throw MediaError(.configuration, "bitrate, frame rate and keyframe interval must be positive")
-        }
+        try config.check(encoder: "H264Encoder", encodes: [.h264])
         self.config = config
         timestamps = RtpTimestamps(clockRate: 90_000, frameRate: config.frameRate)
     }

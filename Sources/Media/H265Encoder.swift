@@ -18,12 +18,7 @@ public final class H265Encoder: VideoEncoder {
 
     /// An encoder for `config` (codec `.h265`); x265 starts at the first frame's size.
     public init(config: VideoEncoderConfig) throws(MediaError) {
-        guard config.codec == .h265 else {
-            throw MediaError(.configuration, "H265Encoder encodes H.265, not \(config.codec)")
-        }
-        guard config.bitrate > 0, config.frameRate > 0, config.keyframeInterval > 0 else {
-            throw MediaError(.configuration, "bitrate, frame rate and keyframe interval must be positive")
-        }
+        try config.check(encoder: "H265Encoder", encodes: [.h265])
         self.config = config
         timestamps = RtpTimestamps(clockRate: 90_000, frameRate: config.frameRate)
     }

@@ -18,6 +18,17 @@ public struct VideoEncoderConfig: Hashable, Sendable {
         self.threads = threads
     }
 
+    /// Throws unless `encoder` (its name, for the message), which encodes `codecs`, can take
+    /// this configuration.
+    func check(encoder: String, encodes codecs: [MediaCodec]) throws(MediaError) {
+        guard codecs.contains(codec) else {
+            throw MediaError(.configuration, "\(encoder) encodes \(codecs.map(\.description).joined(separator: " or ")), not \(codec)")
+        }
+        guard bitrate > 0, frameRate > 0, keyframeInterval > 0 else {
+            throw MediaError(.configuration, "bitrate, frame rate and keyframe interval must be positive")
+        }
+    }
+
     /// Frames between keyframes when the scenario does not say: 10 s at 30 fps.
     public static let defaultKeyframeInterval = 300
 

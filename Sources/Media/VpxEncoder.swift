@@ -15,12 +15,7 @@ public final class VpxEncoder: VideoEncoder {
 
     /// An encoder for `config` (codec `.vp8` or `.vp9`); libvpx starts at the first frame's size.
     public init(config: VideoEncoderConfig) throws(MediaError) {
-        guard config.codec == .vp8 || config.codec == .vp9 else {
-            throw MediaError(.configuration, "VpxEncoder encodes VP8 or VP9, not \(config.codec)")
-        }
-        guard config.bitrate > 0, config.frameRate > 0, config.keyframeInterval > 0 else {
-            throw MediaError(.configuration, "bitrate, frame rate and keyframe interval must be positive")
-        }
+        try config.check(encoder: "VpxEncoder", encodes: [.vp8, .vp9])
         self.config = config
         timestamps = RtpTimestamps(clockRate: 90_000, frameRate: config.frameRate)
     }

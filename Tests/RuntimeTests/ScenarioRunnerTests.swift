@@ -260,7 +260,7 @@ final class CallRunTests: XCTestCase {
         let text = """
         { name: "calls", duration_s: \(seconds), seed: \(Int(lossPct) + 3), target: { kind: "builtin-room" },
           groups: [{ role: "pair", count: 2, arrival: { rate_per_s: 20 },
-                     media: { video: { codec: "vp8", resolution: "320x180", fps: 30, bitrate_kbps: 300 } },
+                     media: { video: { codec: "vp8", resolution: "320x180", fps: 30, bitrate_kbps: 300 }, receive_timeout_s: \(seconds) },
                      impairment: { receive: { loss_pct: \(lossPct) } } }] }
         """
         let runner = ScenarioRunner(loaded: try ScenarioLoader.load(text: text), options: .init(folder: out, version: "test", progress: { _ in }))
@@ -275,7 +275,8 @@ final class CallRunTests: XCTestCase {
     func testPairsCallEachOtherAndInjectedLossIsReported() throws {
         for injected in [1.0, 5.0, 20.0] {
             // At 20 % a DTLS flight of four datagrams is lost 59 % of the time, and its
-            // retransmission timer doubles: a call may need several seconds to set up.
+            // retransmission timer doubles: a call may need several seconds to set up, and
+            // the side whose handshake ended first waits that long for media.
             let cell = try runCalls(lossPct: injected, seconds: injected >= 20 ? 10 : 5)
             XCTAssertEqual(cell.peers.count, 4, "two calls, two peers each")
             XCTAssertEqual(cell.peers.filter { $0.outcome == .completed }.count, 4, "\(cell.peers.map { $0.failureReason ?? "" })")
