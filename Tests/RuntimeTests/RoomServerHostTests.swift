@@ -39,23 +39,11 @@ final class RoomServerHostTests: XCTestCase {
 /// Before, the server spun at 100 % CPU and kept the bare connections for 60 s.
 final class RoomServerDescriptorLimitTests: XCTestCase {
     func testAtTheDescriptorLimitBareConnectionsAreShedAndStatsAnswersAgain() throws {
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/bin/sh")
-        let binary = ExternalTool.repositoryRoot.appendingPathComponent(".build/debug/rtcswarm").path
-        server.arguments = ["-c", "ulimit -n 64 && exec \"$0\" serve --listen 127.0.0.1:0 --handshake-timeout 1", binary]
-        let output = Pipe()
-        server.standardOutput = output
-        try server.run()
-        defer {
-            if server.isRunning { kill(server.processIdentifier, SIGKILL) }
-            server.waitUntilExit()
-        }
-        let banner = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        let port = try XCTUnwrap(banner.components(separatedBy: "http://127.0.0.1:").dropFirst().first.flatMap { UInt16($0.prefix { $0.isNumber }) },
-                                 "serve printed: \(banner)")
+        let server = try ServeProcess(arguments: ["--handshake-timeout", "1"], descriptorLimit: 64)
+        let port = server.port
         let bare = try (0..<100).map { _ in try NeverReadingClient(port: port) }
         defer { bare.forEach { $0.close() } }
-        let cpuBefore = Self.cpuTicks(of: server.processIdentifier)
+        let cpuBefore = Self.cpuTicks(of: server.pid)
         let started = Date()
         var stats: JSONValue?
         while stats?["rejects"]?["http_timeout"] == nil, Date().timeIntervalSince(started) < 15 {
@@ -63,7 +51,7 @@ final class RoomServerDescriptorLimitTests: XCTestCase {
             if stats?["rejects"]?["http_timeout"] == nil { usleep(200_000) }
         }
         let answered = try XCTUnwrap(stats, "/stats never answered again")
-        let cpu = Double(Self.cpuTicks(of: server.processIdentifier) - cpuBefore) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        let cpu = Double(Self.cpuTicks(of: server.pid) - cpuBefore) / Double(sysconf(Int32(_SC_CLK_TCK)))
         print("descriptor limit: /stats answered after \(String(format: "%.1f", Date().timeIntervalSince(started))) s, "
               + "server CPU \(String(format: "%.2f", cpu)) s meanwhile; rejects \((answered["rejects"] ?? .null).serialized)")
         XCTAssertGreaterThan(answered["rejects"]?["descriptor_limit"]?.integerValue ?? 0, 0, "\(answered)")

@@ -33,28 +33,12 @@ final class RoomServerLossTests: XCTestCase {
     /// their planned end, and each peer's record, and the report's warnings, say when the
     /// signaling connection was lost. Before, the run passed as if nothing happened.
     func testARoomServerKilledMidCallIsRecordedOnEachPeerAndWarned() throws {
-        let server = Process()
-        server.executableURL = ExternalTool.repositoryRoot.appendingPathComponent(".build/debug/rtcswarm")
-        server.arguments = ["serve", "--listen", "127.0.0.1:0"]
-        let output = Pipe()
-        server.standardOutput = output
-        try server.run()
-        defer {
-            if server.isRunning { kill(server.processIdentifier, SIGKILL) }
-            server.waitUntilExit()
-        }
-        var banner = ""
-        while !banner.contains("\n") {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            banner += String(decoding: chunk, as: UTF8.self)
-        }
-        let port = try XCTUnwrap(banner.components(separatedBy: "http://127.0.0.1:").dropFirst().first?.prefix { $0.isNumber },
-                                 "serve printed: \(banner)")
+        let server = try ServeProcess()
+        let port = server.port
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("server-killed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
-        let pid = server.processIdentifier
+        let pid = server.pid
         var killedAtLine: String?
         let runner = ScenarioRunner(loaded: try ScenarioLoader.load(text: """
         { name: "server-killed", duration_s: 8, target: { kind: "room", url: "http://127.0.0.1:\(port)" },
