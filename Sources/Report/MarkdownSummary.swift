@@ -52,6 +52,9 @@ public enum MarkdownSummary {
                          + "\(optional(worker.cpuMsPerPeerSecond)) | \(optional(worker.cpuUsPerPacket)) | \(Format.number(worker.rssMB)) | "
                          + "\(Format.number(worker.lagP99Ms)) |")
         }
+        if let coordinator = report.coordinator {
+            lines.append("| coordinator | | \(Format.number(coordinator.cpuPct)) | | | | \(Format.number(coordinator.rssMB)) | |")
+        }
         return lines + [""]
     }
 

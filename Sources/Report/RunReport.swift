@@ -31,6 +31,9 @@ public struct RunReport: Codable, Equatable, Sendable {
     /// rtcswarm for the built-in room server); nil when it does not say (other room
     /// servers, WHIP/WHEP endpoints) or did not answer.
     public var targetVersion: String?
+    /// The coordinator process's own cost when the peers ran in `rtcswarm worker` children
+    /// (nil when they ran in its process: the worker row is then the whole tool).
+    public var coordinator: CoordinatorReport?
 
     public init(rtcswarmVersion: String, scenarioName: String, resolvedScenario: String, seed: UInt64, startedAt: String,
                 durationS: Double, interrupted: Bool = false, invalidReason: String? = nil, abortReason: String? = nil,
@@ -180,4 +183,16 @@ public struct WorkerReport: Codable, Equatable, Sendable {
         self.cpuMsPerPeerSecond = cpuMsPerPeerSecond
     }
 
+}
+
+/// What the coordinator process (the one the user started: targets, progress, server stats
+/// polling, merging the workers' figures) spent over the whole run.
+public struct CoordinatorReport: Codable, Equatable, Sendable {
+    public var cpuPct: Double
+    public var rssMB: Double
+
+    public init(cpuPct: Double, rssMB: Double) {
+        self.cpuPct = cpuPct
+        self.rssMB = rssMB
+    }
 }

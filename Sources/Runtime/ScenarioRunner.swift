@@ -79,6 +79,7 @@ public final class ScenarioRunner {
             }
         }
         let wallStart = MonotonicClock.now()
+        let cpuStart = ProcessCPU.seconds()
         var lostWorkers: String?
         for (index, cell) in cells.enumerated() where !interrupted && lostWorkers == nil {
             switch runCell(cell, index: index, of: cells.count, peerLog: peerLog) {
@@ -95,6 +96,10 @@ public final class ScenarioRunner {
             }
         }
         report.durationS = (MonotonicClock.now() - wallStart).milliseconds / 1000
+        if options.workers > 1 {
+            report.coordinator = CoordinatorReport(cpuPct: (ProcessCPU.seconds() - cpuStart) / max(1e-3, report.durationS) * 100,
+                                                   rssMB: ProcessCPU.maxResidentMegabytes())
+        }
         report.interrupted = interrupted
         report.warnings = warnings.isEmpty ? nil : warnings
         report.targetVersion = targetVersion ?? (scenario.target.kind == .builtinRoom ? "rtcswarm \(options.version) built-in room server" : nil)

@@ -269,6 +269,7 @@ final class CallRunTests: XCTestCase {
         let runner = ScenarioRunner(loaded: try ScenarioLoader.load(text: text), options: .init(folder: out, version: "test", progress: { _ in }))
         let (report, outcome) = runner.run()
         XCTAssertEqual(outcome, .passed, "\(lossPct) %")
+        XCTAssertNil(report.coordinator, "in one process the worker row is the whole tool")
         return try XCTUnwrap(report.cells.first)
     }
 
@@ -337,6 +338,13 @@ final class CallRunTests: XCTestCase {
         let peers = try XCTUnwrap(report.cells.first?.peers)
         XCTAssertEqual(outcome, .passed, "\(peers.compactMap(\.failureReason))")
         XCTAssertEqual(peers.count, 12)
+        // The coordinator is a process of its own here: its row is part of the tool's cost.
+        let coordinator = try XCTUnwrap(report.coordinator)
+        XCTAssertGreaterThan(coordinator.rssMB, 5)
+        XCTAssertLessThan(coordinator.rssMB, 1000)
+        XCTAssertGreaterThan(coordinator.cpuPct, 0)
+        XCTAssertLessThan(coordinator.cpuPct, 100, "it polls and merges; the peers run in the workers")
+        XCTAssertTrue(MarkdownSummary.render(report).contains("| coordinator |"))
         XCTAssertEqual(peers.filter { $0.outcome == .completed }.count, 12, "\(peers.compactMap(\.failureReason))")
         for peer in peers where peer.role == "caller" {
             XCTAssertEqual(peer.streams.count, 0, "a caller receives nothing")
