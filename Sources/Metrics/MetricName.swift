@@ -8,6 +8,7 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
     case dtlsMs = "dtls_ms"
     case firstPacketMs = "first_packet_ms"
     case firstFrameMs = "first_frame_ms"
+    case partnerWaitMs = "partner_wait_ms"
     // Per received stream.
     case lossPct = "loss_pct"
     case residualLossPct = "residual_loss_pct"

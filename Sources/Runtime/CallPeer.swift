@@ -50,6 +50,9 @@ public final class CallPeer: PeerDriver {
         case rtcswarm
         /// A browser page that reports its own figures when told to `stop`.
         case browser
+        /// A client rtcswarm does not drive (an application's, another WebRTC stack): it
+        /// joins when it likes and sends what it likes.
+        case external
     }
 
     /// How long a browser page waits after `stop` for the last packets before it reads
@@ -65,6 +68,10 @@ public final class CallPeer: PeerDriver {
     private var signaling: RoomClientHost?
     private var joinSentAt: Instant?
     private var joinMs: Double?
+    private var joinedAt: Instant?
+    /// `partner_wait_ms`: joined -> other_joined when this peer joined first, 0 when the
+    /// partner was there already (its offer came).
+    private var partnerWaitMs: Double?
     private var browserStats: BrowserStats?
     private var stopping: TimerID?
 
@@ -73,7 +80,8 @@ public final class CallPeer: PeerDriver {
         self.settings = settings
         let call = MediaCall(loop: loop, recorder: recorder, fanout: fanout,
                              media: .init(video: settings.video, audio: settings.audio, direction: settings.direction, decode: settings.decode,
-                                          receiveTimeout: settings.receiveTimeout, rtx: settings.rtx))
+                                          receiveTimeout: settings.receiveTimeout, rtx: settings.rtx,
+                                          expectsOwnVideoSize: settings.partner == .rtcswarm))
         life = MediaPeerLifecycle(loop: loop, recorder: recorder, call: call,
                                   identity: .init(id: settings.id, group: settings.group, role: settings.role),
                                   setupTimeout: settings.setupTimeout, remote: "the other side")
@@ -82,6 +90,7 @@ public final class CallPeer: PeerDriver {
         life.onEnd = { [weak self] record in
             guard let self else { return }
             record.phases["join_ms"] = self.joinMs
+            record.phases["partner_wait_ms"] = self.partnerWaitMs
             record.browser = self.browserStats
             if let stopping = self.stopping { self.loop.cancel(stopping) }
             self.signaling?.send(.leave(room: self.settings.room))
@@ -131,8 +140,11 @@ public final class CallPeer: PeerDriver {
             signaling?.send(.join(room: settings.room))
         case .message(.joined(let room, _)) where room == settings.room:
             joinMs = joinSentAt.map { now.milliseconds(since: $0) }
+            joinedAt = now
         case .message(.otherJoined(let room, _)) where room == settings.room:
             guard call.peer == nil else { return }
+            partnerWaitMs = joinedAt.map { now.milliseconds(since: $0) }
+            life.partnerArrived()
             startCall(role: .offerer) { peer in
                 let offer = try peer.createOffer(now: now)
                 self.signaling?.send(.message(room: room, data: .object(["type": "offer", "sdp": .string(offer)])))
@@ -156,6 +168,7 @@ public final class CallPeer: PeerDriver {
         switch data["type"]?.stringValue {
         case "offer":
             guard call.peer == nil, let sdp = data["sdp"]?.stringValue else { return }
+            partnerWaitMs = 0
             startCall(role: .answerer) { peer in
                 try peer.setRemoteOffer(sdp, now: now)
                 let answer = try peer.createAnswer(now: now)

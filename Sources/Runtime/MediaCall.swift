@@ -28,6 +28,11 @@ final class MediaCall {
         var endsWhenLost = false
         /// RTX for the video it sends (`media.video.rtx`).
         var rtx: VideoSettings.Rtx = .auto
+        /// The video it receives is expected at the size of `video` (the other side is an
+        /// rtcswarm peer sending that, or a player's scenario states it); false when the
+        /// sender is not rtcswarm's (an external or browser partner): the first keyframe's
+        /// size is the expected one.
+        var expectsOwnVideoSize = true
     }
 
     private let loop: EventLoop
@@ -139,7 +144,7 @@ final class MediaCall {
     private func observer(for frame: ReceivedFrame) -> ReceivedStreamObserver {
         if let existing = observers[frame.mid] { return existing }
         var published: String?
-        if case .video(_, let width, let height, _, _, _, _) = media.video { published = "\(width)x\(height)" }
+        if media.expectsOwnVideoSize, case .video(_, let width, let height, _, _, _, _) = media.video { published = "\(width)x\(height)" }
         let observer = ReceivedStreamObserver(codec: frame.codec, publishedResolution: frame.codec.isVideo ? published : nil,
                                               frameRate: frameRate(of: frame.codec),
                                               decode: media.decode)
@@ -152,6 +157,12 @@ final class MediaCall {
     private func frameRate(of codec: PeerCodec) -> Double {
         if codec.isVideo, case .video(_, _, _, let fps, _, _, _) = media.video { return Double(fps) }
         return codec.isVideo ? 30 : 50
+    }
+
+    /// Why a received video stream fails resolution survival outright (no frame at the
+    /// expected size), or nil.
+    var videoNeverAtExpectedSize: String? {
+        observers.values.lazy.compactMap(\.neverAtExpectedSize).first
     }
 
     /// The kinds the call was negotiated to receive (its own direction after the answer)
@@ -185,7 +196,8 @@ final class MediaCall {
     }
 
     /// Stops media, reads the figures, closes the peer (DTLS close_notify) and its socket.
-    func finish(startedAt: Instant?) -> (phases: [String: Double], streams: [StreamRecord], sent: [SentStreamRecord], candidatePair: String?) {
+    /// `setupFrom`: where `setup_ms` starts (the peer's start, or its partner's arrival).
+    func finish(setupFrom: Instant?) -> (phases: [String: Double], streams: [StreamRecord], sent: [SentStreamRecord], candidatePair: String?) {
         stopSending()
         var phases: [String: Double] = [:]
         var streams: [StreamRecord] = []
@@ -199,8 +211,8 @@ final class MediaCall {
             phases["dtls_ms"] = timeline.dtlsMs
             phases["first_packet_ms"] = timeline.firstPacketMs
             phases["first_frame_ms"] = timeline.firstFrameMs
-            if let ice = timeline.iceConnected, let dtls = timeline.dtlsConnected, let startedAt {
-                phases["setup_ms"] = max(ice, dtls).milliseconds(since: startedAt)
+            if let ice = timeline.iceConnected, let dtls = timeline.dtlsConnected, let setupFrom {
+                phases["setup_ms"] = max(ice, dtls).milliseconds(since: setupFrom)
             }
             if let rtt = stats.roundTripTime { phases["rtt_ms"] = rtt.milliseconds }
             for received in stats.received {

@@ -17,6 +17,9 @@ final class MediaPeerLifecycle {
 
     private(set) var state: PeerLifecycle = .waiting
     private(set) var startedAt: Instant?
+    /// When there was someone to call, if that was after the start (a pair's partner that
+    /// joined the room later): `setup_ms` counts from then.
+    private(set) var partnerArrivedAt: Instant?
     let call: MediaCall
     private let loop: EventLoop
     private let recorder: RunRecorder
@@ -79,11 +82,13 @@ final class MediaPeerLifecycle {
         return missing.isEmpty ? nil : missing.map { "no \($0) received" }.joined(separator: " and ")
     }
 
-    /// A planned end: completed, unless what it should have received never came or the
-    /// connection was lost on the way.
+    /// A planned end: completed, unless what it should have received never came, its video
+    /// never had the expected size, or the connection was lost on the way.
     private func complete() {
         if let missing = nothingReceived {
             end(.failed, phase: "media", reason: "\(missing) by its planned end")
+        } else if let wrongSize = call.videoNeverAtExpectedSize {
+            end(.failed, phase: "media", reason: wrongSize)
         } else if let lost = call.connectionLost(now: plannedStop.map { min(loop.now(), $0) } ?? loop.now()) {
             end(.failed, phase: "connected", reason: "\(lost) at its planned end")
         } else {
@@ -111,11 +116,25 @@ final class MediaPeerLifecycle {
         guard state == .waiting else { return false }
         state = .connecting
         startedAt = loop.now()
+        armSetupTimeout()
+        return true
+    }
+
+    /// The partner is there from `now` on: the setup clock and the setup timeout start
+    /// again from it, so a wait for somebody to join is not counted as setup.
+    func partnerArrived() {
+        guard state == .connecting, let startedAt else { return }
+        let now = loop.now()
+        partnerArrivedAt = now > startedAt ? now : nil
+        if let setupTimer { loop.cancel(setupTimer) }
+        armSetupTimeout()
+    }
+
+    private func armSetupTimeout() {
         setupTimer = loop.schedule(after: setupTimeout) { [weak self] in
             guard let self, self.state == .connecting else { return }
             self.end(.failed, phase: self.settingUpPhase, reason: "not connected within \(self.setupTimeout)")
         }
-        return true
     }
 
     func stop(interrupted: Bool) {
@@ -146,7 +165,7 @@ final class MediaPeerLifecycle {
         if let receiveTimer { loop.cancel(receiveTimer) }
         if let lossTimer { loop.cancel(lossTimer) }
         let now = loop.now()
-        let (phases, streams, sent, pair) = call.finish(startedAt: startedAt)
+        let (phases, streams, sent, pair) = call.finish(setupFrom: partnerArrivedAt ?? startedAt)
         var record = PeerRecord(id: identity.id, group: identity.group, role: identity.role,
                                 startedAtMs: startedAt.map(recorder.offset) ?? recorder.offset(now),
                                 endedAtMs: recorder.offset(now), phases: phases, outcome: outcome,

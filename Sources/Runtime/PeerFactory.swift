@@ -38,6 +38,15 @@ struct PeerFactory {
         }
     }
 
+    /// Who answers a pair's calls, as the call driver sees it.
+    static func partner(_ partner: PeerGroup.Partner) -> CallPeer.Partner {
+        switch partner {
+        case .rtcswarm: .rtcswarm
+        case .chromium: .browser
+        case .external: .external
+        }
+    }
+
     /// The id of `peer`'s `attempt`: the plan's id, then `<id>-r1`, `<id>-r2`...
     static func id(_ peer: ExecutionPlan.Peer, attempt: Int) -> String { attempt == 0 ? peer.id : "\(peer.id)-r\(attempt)" }
 
@@ -73,7 +82,7 @@ struct PeerFactory {
                 role: peer.side.rawValue, seed: seed, localAddress: WorkerRun.localAddress(group),
                 video: try WorkerRun.videoTrack(group, target: scenario.target, groupIndex: peer.group), audio: WorkerRun.audioTrack(group),
                 impairment: (group.impairment?.send, group.impairment?.receive), ice: ice, decode: decode,
-                partner: group.partner == .chromium ? .browser : .rtcswarm,
+                partner: Self.partner(group.partner ?? .rtcswarm),
                 direction: group.oneWay ?? false ? (peer.side == .callee ? .recvonly : .sendonly) : .sendrecv,
                 rtx: group.media?.video?.rtx ?? .auto,
                 plannedStop: group.partner == .external ? nil : recorder.runStart + .milliseconds(peer.stopMs),

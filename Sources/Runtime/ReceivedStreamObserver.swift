@@ -8,7 +8,9 @@ import Report
 /// is read from keyframe headers without decoding; a delta frame inherits its keyframe's.
 final class ReceivedStreamObserver {
     let codec: PeerCodec
-    let publishedResolution: String?
+    /// The size resolution survival is judged against: the published one when rtcswarm
+    /// knows it, else the first keyframe's (a stream somebody else published).
+    private(set) var expectedResolution: String?
     private(set) var frames = 0
     private var firstArrival: Instant?
     /// When the last frame of the stream arrived.
@@ -33,7 +35,7 @@ final class ReceivedStreamObserver {
 
     init(codec: PeerCodec, publishedResolution: String?, frameRate: Double, decode: Bool = false) {
         self.codec = codec
-        self.publishedResolution = publishedResolution
+        expectedResolution = publishedResolution
         self.frameRate = frameRate
         let interval = 1 / max(frameRate, 1)
         freezeLimit = .nanoseconds(Int64(max(3 * interval, interval + 0.150) * 1e9))
@@ -60,6 +62,7 @@ final class ReceivedStreamObserver {
         if frame.isKeyframe, let mediaCodec = MediaCodec(rawValue: codec.rawValue),
            let size = (try? BitstreamInspector.inspect(frame.data, codec: mediaCodec))?.resolution {
             currentResolution = "\(size.width)x\(size.height)"
+            expectedResolution = expectedResolution ?? currentResolution
         }
         if let currentResolution { resolutions[currentResolution, default: 0] += 1 }
     }
@@ -71,7 +74,6 @@ final class ReceivedStreamObserver {
         if let firstArrival, let lastArrival { seconds = (lastArrival - firstArrival).milliseconds / 1000 }
         let freezes = frames > 2 ? (count: freezeCount, ms: freezeTotal.milliseconds) : (count: 0, ms: 0)
         let expected = expectedFrames()
-        let known = resolutions.values.reduce(0, +)
         let decoded = decoder?.results()
         return StreamRecord(
             kind: codec.isVideo ? "video" : "audio", codec: codec.rawValue,
@@ -81,10 +83,25 @@ final class ReceivedStreamObserver {
             frameLossPct: expected > 0 ? max(0, Double(expected - frames)) / Double(expected) * 100 : 0,
             fps: seconds > 0 ? Double(frames - 1) / seconds : 0, freezeCount: freezes.count,
             freezeMs: freezes.ms,
-            resolutionSurvival: codec.isVideo && known > 0 ? Double(resolutions[publishedResolution ?? ""] ?? 0) / Double(known) * 100 : nil,
+            resolutionSurvival: resolutionSurvival,
             resolutions: resolutions, latencyMs: latencySamples > 0 ? latencyTotal / Double(latencySamples) : nil,
             psnrDb: decoded?.psnrMean, framesDecoded: decoded?.decoded, frameCodesRead: decoded?.codesRead,
             nacks: statistics.nacksSent, jitterMaxMs: statistics.jitterMaxMs, lossEpisodes: statistics.burstEpisodes, packetsNacked: statistics.packetsNacked, packetsRecovered: Int(statistics.packetsRecovered), plis: statistics.plisSent + statistics.firsSent, ssrc: statistics.ssrc)
+    }
+
+    /// The share of frames of known size that had the expected size (METRICS.md); nil for
+    /// audio and before any keyframe.
+    var resolutionSurvival: Double? {
+        let known = resolutions.values.reduce(0, +)
+        guard codec.isVideo, known > 0 else { return nil }
+        return Double(resolutions[expectedResolution ?? ""] ?? 0) / Double(known) * 100
+    }
+
+    /// "video arrived only at 320x240, never at the expected 320x180" when no frame had the
+    /// expected size: such a stream must not pass.
+    var neverAtExpectedSize: String? {
+        guard resolutionSurvival == 0 else { return nil }
+        return "video arrived only at \(resolutions.keys.sorted().joined(separator: ", ")), never at the expected \(expectedResolution ?? "?")"
     }
 
     /// Frames the timestamps say were sent between the first and the last received.

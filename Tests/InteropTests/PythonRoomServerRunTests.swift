@@ -55,7 +55,7 @@ final class PythonRoomServerRunTests: XCTestCase {
         defer { server.stop() }
         let aiortc = try JSONLinesProcess(try PythonPeers.python(), [
             PythonPeers.script("aiortc_room_peer.py"), url, "room-0-0", "--delay", joinFirst ? "0" : "1",
-            "--video", "vp8", "--frames", "60", "--expect-frames", "60", "--width", "320", "--height", "180", "--linger", "8",
+            "--video", "vp8", "--frames", "60", "--expect-frames", "60", "--width", "320", "--height", "240", "--linger", "8",
         ])
         defer { aiortc.stop() }
         if joinFirst {
@@ -72,16 +72,28 @@ final class PythonRoomServerRunTests: XCTestCase {
         XCTAssertEqual(outcome, .passed, peer.failureReason ?? "")
         XCTAssertNil(summary["error"] as? String, "aiortc: \(summary["error"] ?? "")")
         XCTAssertEqual(report.cells.first?.peers.count, 1, "rtcswarm plays one side only")
-        // aiortc sends 60 frames at 320x180 and stops; rtcswarm gets every one.
+        // aiortc sends 60 frames at 320x240 (rtcswarm sends 320x180) and stops; rtcswarm
+        // gets every one, and judges their size against the first keyframe's, not its own.
         let video = try XCTUnwrap(peer.streams.first { $0.kind == "video" })
         XCTAssertEqual(video.framesReceived, 60)
-        XCTAssertEqual(video.resolutions, ["320x180": 60])
+        XCTAssertEqual(video.resolutions, ["320x240": 60])
+        XCTAssertEqual(video.resolutionSurvival, 100)
+        // The setup clock starts when there is someone to call: when rtcswarm joined first
+        // it waited about a second for aiortc (its --delay), and that is partner_wait_ms.
+        let wait = try XCTUnwrap(peer.phases["partner_wait_ms"])
+        let setup = try XCTUnwrap(peer.phases["setup_ms"])
+        if joinFirst {
+            XCTAssertEqual(wait, 0, "aiortc was in the room first and offered")
+        } else {
+            XCTAssertGreaterThan(wait, 900, "aiortc joins 1 s after rtcswarm")
+            XCTAssertLessThan(setup, wait, "setup_ms leaves the wait out (it was \(setup) ms)")
+        }
         // aiortc outlives rtcswarm's call, so it decodes what rtcswarm sent but the frames
         // in flight at the close.
         let sent = try XCTUnwrap(peer.sentStreams?.first { $0.kind == "video" })
         let decoded = try XCTUnwrap(summary["video_frames_decoded"] as? Int)
         print("aiortc (\(summary["role"] ?? "?")): decoded \(decoded) of the \(sent.framesSent) frames rtcswarm sent; rtcswarm received "
-              + "\(video.framesReceived) of aiortc's 60; setup \(peer.phases["setup_ms"] ?? -1) ms")
+              + "\(video.framesReceived) of aiortc's 60; setup \(setup) ms after a partner wait of \(wait) ms")
         XCTAssertGreaterThan(sent.framesSent, 120)
         XCTAssertLessThanOrEqual(decoded, sent.framesSent)
         XCTAssertGreaterThanOrEqual(decoded, sent.framesSent - 5)

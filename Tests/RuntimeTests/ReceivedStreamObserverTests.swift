@@ -39,4 +39,37 @@ final class ReceivedStreamObserverTests: XCTestCase {
         for index in 0..<60 { observer.observe(frame(at: index * 60, index: index * 3), captureTime: nil) }
         XCTAssertEqual(record(observer).count, 0)
     }
+
+    /// A VP8 frame (RFC 6386 9.1): a key frame carries its size after the start code.
+    private func vp8(at index: Int, keyframeOf size: (Int, Int)?) -> ReceivedFrame {
+        var data: [UInt8] = [size == nil ? 1 : 0, 0, 0]
+        if let (width, height) = size {
+            data += [0x9D, 0x01, 0x2A, UInt8(width & 0xFF), UInt8(width >> 8), UInt8(height & 0xFF), UInt8(height >> 8)]
+        }
+        let at = Instant(nanoseconds: Int64(index) * 33_000_000)
+        return ReceivedFrame(mid: "0", kind: .video, codec: .vp8, data: data, isKeyframe: size != nil,
+                             rtpTimestamp: UInt32(index * 3000), firstArrival: at, lastArrival: at)
+    }
+
+    /// Issue 19 item 8: a stream rtcswarm did not publish is judged against its first
+    /// keyframe's size, so a partner sending 320x240 has 100 % survival, and a later switch
+    /// to 160x120 for a quarter of the frames shows as 75 %.
+    func testWithoutAPublishedSizeTheFirstKeyframeSetsTheExpectedOne() {
+        let observer = ReceivedStreamObserver(codec: .vp8, publishedResolution: nil, frameRate: 30)
+        for index in 0..<30 { observer.observe(vp8(at: index, keyframeOf: index == 0 ? (320, 240) : nil), captureTime: nil) }
+        XCTAssertEqual(observer.resolutionSurvival, 100)
+        for index in 30..<40 { observer.observe(vp8(at: index, keyframeOf: index == 30 ? (160, 120) : nil), captureTime: nil) }
+        XCTAssertEqual(observer.expectedResolution, "320x240")
+        XCTAssertEqual(observer.resolutionSurvival, 75)
+        XCTAssertNil(observer.neverAtExpectedSize)
+    }
+
+    /// A stream that never had the published size has survival 0 and says so: the peer
+    /// fails with that reason instead of passing.
+    func testAStreamNeverAtThePublishedSizeIsNamedWithTheSizesSeen() {
+        let observer = ReceivedStreamObserver(codec: .vp8, publishedResolution: "320x180", frameRate: 30)
+        for index in 0..<10 { observer.observe(vp8(at: index, keyframeOf: index == 0 ? (320, 240) : nil), captureTime: nil) }
+        XCTAssertEqual(observer.resolutionSurvival, 0)
+        XCTAssertEqual(observer.neverAtExpectedSize, "video arrived only at 320x240, never at the expected 320x180")
+    }
 }
