@@ -21,11 +21,14 @@ const resendRingSize = 1024
 // per local stream that keeps every packet written, late ones included, and answers a
 // generic NACK (RFC 4585 6.2.1) with the packets it still holds.
 
-// resendCounts is what the responder did for one local SSRC: sequence numbers resent, and
-// sequence numbers NACKed that it no longer (or never) held.
+// resendCounts is what the responder did for one local SSRC: sequence numbers resent;
+// sequence numbers NACKed that it did not hold (not yet forwarded: the SFU had not got
+// them from the publisher, or already out of the ring); and of those, the ones out of the
+// ring (older than its last resendRingSize).
 type resendCounts struct {
 	Resent         int `json:"resent"`
 	NackUnanswered int `json:"nack_unanswered"`
+	NackExpired    int `json:"nack_expired"`
 }
 
 // resendResponder is the interceptor.Factory; every peer connection's interceptor counts
@@ -54,7 +57,7 @@ func (r *resendResponder) countsOf(ssrc uint32) resendCounts {
 	return resendCounts{}
 }
 
-func (r *resendResponder) add(ssrc uint32, resent, unanswered int) {
+func (r *resendResponder) add(ssrc uint32, resent, unanswered, expired int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	counts := r.counts[ssrc]
@@ -64,6 +67,7 @@ func (r *resendResponder) add(ssrc uint32, resent, unanswered int) {
 	}
 	counts.Resent += resent
 	counts.NackUnanswered += unanswered
+	counts.NackExpired += expired
 }
 
 // resendInterceptor is one peer connection's responder: a ring per local stream that
@@ -140,12 +144,15 @@ func (i *resendInterceptor) answer(nack *rtcp.TransportLayerNack) {
 	if stream == nil {
 		return
 	}
-	resent, unanswered := 0, 0
+	resent, unanswered, expired := 0, 0, 0
 	for _, pair := range nack.Nacks {
 		for _, sequence := range pair.PacketList() {
-			header, payload, ok := stream.lookup(sequence)
-			if !ok {
+			header, payload, held, inWindow := stream.lookup(sequence)
+			if !held {
 				unanswered++
+				if !inWindow {
+					expired++
+				}
 				continue
 			}
 			if _, err := stream.writer.Write(&header, payload, interceptor.Attributes{}); err != nil {
@@ -155,7 +162,7 @@ func (i *resendInterceptor) answer(nack *rtcp.TransportLayerNack) {
 			resent++
 		}
 	}
-	i.responder.add(nack.MediaSSRC, resent, unanswered)
+	i.responder.add(nack.MediaSSRC, resent, unanswered, expired)
 }
 
 // resendStream is one local stream's ring: slot sequence % resendRingSize holds the
@@ -194,13 +201,16 @@ func (s *resendStream) keep(header *rtp.Header, payload []byte) {
 	slot.payload = append(slot.payload[:0], payload...)
 }
 
-// lookup is a copy of the packet with this sequence number, if its slot still holds it.
-func (s *resendStream) lookup(sequence uint16) (rtp.Header, []byte, bool) {
+// lookup is a copy of the packet with this sequence number if its slot holds it, and
+// whether the sequence number is within the ring's window (not older than the newest by
+// resendRingSize or more; a number after the newest counts as within).
+func (s *resendStream) lookup(sequence uint16) (header rtp.Header, payload []byte, held, inWindow bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	inWindow = !s.started || int16(sequence-s.newest) > 0 || s.newest-sequence < resendRingSize
 	slot := &s.slots[sequence%resendRingSize]
-	if !slot.used || slot.header.SequenceNumber != sequence {
-		return rtp.Header{}, nil, false
+	if !inWindow || !slot.used || slot.header.SequenceNumber != sequence {
+		return rtp.Header{}, nil, false, inWindow
 	}
-	return slot.header.Clone(), append([]byte(nil), slot.payload...), true
+	return slot.header.Clone(), append([]byte(nil), slot.payload...), true, true
 }
