@@ -24,10 +24,12 @@ final class PionRunTests: XCTestCase {
     /// players' NACKs with its own resend ring (Tests/Interop/pion/resend.go, as SFUs on
     /// Pion do) instead of Pion interceptor 0.1.12's responder, whose send buffer clears the
     /// packets in between when the SFU forwards a publisher's late resend, so that players'
-    /// NACKs for them went unanswered (with it: residual 0.5-1.0 %, frame loss 1.4-4.4 %;
-    /// `-nack-responder pion` still runs it). Residual loss is what no resend repaired;
-    /// frame loss counts frames the player never completed. Without NACK negotiated (Pion's
-    /// trailing-space rtcp-fb) frame loss was 41-43 %, with RTX kept 23-26 %.
+    /// NACKs for them went unanswered (with it: residual 0.45-0.97 %, frame loss
+    /// 2.3-5.9 %; `-nack-responder pion` still runs it; with the server's own ring:
+    /// residual 0-0.17 %, frame loss 0-1.1 %, Tests/Interop/README.md). Residual loss is
+    /// what no resend repaired (what is left is what Pion never got from the publisher);
+    /// frame loss counts frames the player never completed. Without NACK negotiated
+    /// (Pion's trailing-space rtcp-fb) frame loss was 41-43 %, with RTX kept 23-26 %.
     enum Pion {
         static let residualLossPct = 0.5
         static let frameLossPct = 2.0
