@@ -29,11 +29,18 @@ struct PionStats: Decodable {
         var feedbackSent: Feedback?
     }
 
+    /// A track the server sends: `retransmissions` counts packets that repeated a sequence
+    /// number; `resent`, `nackUnanswered` and `nackExpired` are its NACK responder's
+    /// (resend.go) sequence numbers resent, asked for but not held (not yet received from
+    /// the publisher, or out of the ring), and of those out of the ring.
     struct SentTrack: Decodable {
         var kind: String
         var ssrc: UInt32
         var packets: Int
         var retransmissions: Int
+        var resent: Int
+        var nackUnanswered: Int
+        var nackExpired: Int
         var feedbackReceived: Feedback
     }
 

@@ -2,7 +2,10 @@
 // SFU, an echo peer and a /stats endpoint, on 127.0.0.1 only. It prints
 // "listening 127.0.0.1:<port>" once it accepts connections.
 //
-//	rtcswarmpion -port 8080
+//	rtcswarmpion -port 8080 [-nack-responder own|pion]
+//
+// -nack-responder picks who answers players' NACKs: "own" (default) the server's resend
+// ring (resend.go), "pion" Pion interceptor 0.1.12's responder, to measure its losses.
 //
 // Routes: POST /whip/<stream>, POST /whep/<stream>, POST /echo, DELETE /session/<id>,
 // GET /stats.
@@ -19,8 +22,9 @@ import (
 
 func main() {
 	port := flag.Int("port", 0, "TCP port on 127.0.0.1 for HTTP (0: any free one)")
+	responder := flag.String("nack-responder", "own", "who answers players' NACKs: own (resend.go) or pion (Pion's responder)")
 	flag.Parse()
-	server, err := newServer()
+	server, err := newServer(*responder)
 	if err != nil {
 		log.Fatalf("pion setup: %v", err)
 	}

@@ -15,6 +15,8 @@ import (
 type server struct {
 	api      *webrtc.API
 	counters *rtcpCounters
+	// resends is the NACK responder's counts (zero with -nack-responder pion).
+	resends *resendResponder
 
 	mu       sync.Mutex
 	streams  map[string]*stream
@@ -40,13 +42,13 @@ type sentTrack struct {
 	SSRC uint32 `json:"ssrc"`
 }
 
-func newServer() (*server, error) {
-	counters := newRTCPCounters()
-	api, err := newAPI(counters)
+func newServer(responder string) (*server, error) {
+	counters, resends := newRTCPCounters(), newResendResponder()
+	api, err := newAPI(counters, resends, responder)
 	if err != nil {
 		return nil, err
 	}
-	return &server{api: api, counters: counters, streams: map[string]*stream{}, sessions: map[string]*session{}}, nil
+	return &server{api: api, counters: counters, resends: resends, streams: map[string]*stream{}, sessions: map[string]*session{}}, nil
 }
 
 func (s *server) routes() http.Handler {

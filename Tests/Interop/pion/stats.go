@@ -17,10 +17,12 @@ type publishedTrackStats struct {
 }
 
 // sentTrackStats is one track the server sends to a player or echo offerer: what it
-// sent, its retransmissions (Pion's NACK responder) and the feedback it received.
+// sent, its retransmissions (packets repeating a sequence number), what the NACK
+// responder of resend.go resent and left unanswered, and the feedback it received.
 type sentTrackStats struct {
 	sentTrack
 	sentStream
+	resendCounts
 	FeedbackReceived feedbackCounts `json:"feedback_received"`
 }
 
@@ -74,7 +76,7 @@ func (s *server) stats(w http.ResponseWriter, r *http.Request) {
 			if counted := s.counters.sent[track.SSRC]; counted != nil {
 				sent = *counted
 			}
-			entry.Sent = append(entry.Sent, sentTrackStats{sentTrack: track, sentStream: sent,
+			entry.Sent = append(entry.Sent, sentTrackStats{sentTrack: track, sentStream: sent, resendCounts: s.resends.countsOf(track.SSRC),
 				FeedbackReceived: counted(s.counters.feedbackReceived[track.SSRC])})
 		}
 		s.counters.mu.Unlock()

@@ -148,7 +148,7 @@ func (s *server) whep(w http.ResponseWriter, r *http.Request) {
 	created(w, s.addSession("whep", name, pc, sent, nil), sdp)
 }
 
-// drainFeedback reads a sender's RTCP (Pion's NACK responder answers NACKs on the way)
+// drainFeedback reads a sender's RTCP (the NACK responder answers NACKs on the way)
 // and passes each keyframe request (PLI, FIR) on.
 func drainFeedback(sender *webrtc.RTPSender, keyframe func()) {
 	for {
