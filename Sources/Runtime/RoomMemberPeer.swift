@@ -112,7 +112,6 @@ public final class RoomMemberPeer: PeerDriver {
                 "type": "ping", "seq": .integer(Int64(self.sequence)), "t": .integer(self.loop.now().nanoseconds),
             ])
             self.client?.send(.message(room: self.settings.room, data: data))
-            self.recorder.countMessageSent()
             self.scheduleMessages()
         })
     }

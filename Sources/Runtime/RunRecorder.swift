@@ -9,7 +9,6 @@ public final class RunRecorder {
     public let runStart: Instant
     public private(set) var metrics = MetricSet()
     public private(set) var records: [PeerRecord] = []
-    public private(set) var messagesSent = 0
     public private(set) var messagesReceived = 0
     /// Called with each record the moment a peer ends.
     public var onRecord: (PeerRecord) -> Void = { _ in }
@@ -34,7 +33,6 @@ public final class RunRecorder {
     public private(set) var connectedPeers = 0
     public func countSocketDrops(_ count: Int) { socketDrops += count }
 
-    public func countMessageSent() { messagesSent += 1 }
     public func countMessageReceived() { messagesReceived += 1 }
 
     public func finish(_ record: PeerRecord) {

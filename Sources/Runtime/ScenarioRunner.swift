@@ -327,6 +327,7 @@ public final class ScenarioRunner {
         }
         warnings.append(contentsOf: Set(results.values.flatMap(\.encoderErrors)).sorted().map { "\(cell.label): encoder failed: \($0)" })
         if let lost = PeerRecord.signalingLossWarning(records) { warnings.append("\(cell.label): \(lost)") }
+        warnings.append(contentsOf: children.compactMap(\.garbledWarning).map { "\(cell.label): \($0)" })
         if let statsPoller, statsPoller.latest.isEmpty, let problem = statsPoller.lastProblem {
             warnings.append("\(cell.label): no server-side figures: \(problem)")
         }

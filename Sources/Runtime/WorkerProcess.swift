@@ -14,7 +14,10 @@ final class WorkerProcess {
     var onMessage: (WorkerMessage) -> Void = { _ in }
     /// The child ended its output (normally right after its result).
     var onEnd: () -> Void = {}
+    /// Lines of its output that were not worker messages (something else wrote to its
+    /// standard output), and the first of them, for the report's warnings.
     private(set) var garbledLines = 0
+    private(set) var firstGarbledLine: String?
 
     init(index: Int, executable: URL, arguments: [String], loop: EventLoop) throws {
         self.index = index
@@ -32,6 +35,7 @@ final class WorkerProcess {
                 self.onMessage(message)
             } else {
                 self.garbledLines += 1
+                self.firstGarbledLine = self.firstGarbledLine ?? String(line.prefix(200))
             }
         }
         reader.onEnd = { [weak self] in self?.onEnd() }
@@ -43,6 +47,12 @@ final class WorkerProcess {
 
     /// Ends a child that did not finish in time.
     func forceStop() { if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) } }
+
+    /// "worker 1 wrote 3 line(s) that were not worker messages, the first: ..." or nil.
+    var garbledWarning: String? {
+        guard garbledLines > 0 else { return nil }
+        return "worker \(index) wrote \(garbledLines) line(s) that were not worker messages, the first: \(firstGarbledLine ?? "")"
+    }
 
     var exitStatus: Int32? {
         process.isRunning ? nil : process.terminationStatus

@@ -91,15 +91,5 @@ final class MetricSetTests: XCTestCase {
         gauge.add(-2)
         gauge.merge(Gauge(7))
         XCTAssertEqual(gauge.value, 10)
-
-        var survived = Rate()
-        XCTAssertNil(survived.percent)
-        for frame in 0..<90 { survived.record(frame % 10 != 0) }  // 81 of 90
-        var other = Rate()
-        for _ in 0..<10 { other.record(true) }
-        survived.merge(other)
-        XCTAssertEqual(survived.hits, 91)
-        XCTAssertEqual(survived.total, 100)
-        XCTAssertEqual(survived.percent, 91)
     }
 }
