@@ -29,7 +29,7 @@ final class ChromiumPartner {
     /// The page's address for `group`'s calls on the built-in server at `port`.
     static func pageURL(port: UInt16, rooms: [String], group: PeerGroup, scenario: Scenario, groupIndex: Int) throws(TargetError) -> String {
         var query = ["rooms=\(rooms.joined(separator: ","))",
-                     "other_joined=\(scenario.target.room?.otherJoinedEvent ?? "other_joined")"]
+                     "other_joined=\(scenario.target.otherJoinedEvent)"]
         if case .video(_, let width, let height, let fps, _, _, _) = try WorkerRun.videoTrack(group, target: scenario.target, groupIndex: groupIndex) {
             query += ["width=\(width)", "height=\(height)", "fps=\(fps)"]
         } else {

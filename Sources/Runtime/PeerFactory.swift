@@ -25,7 +25,7 @@ struct PeerFactory {
         self.target = target
         self.recorder = recorder
         self.fanout = fanout
-        names = RoomEventNames(otherJoined: scenario.target.room?.otherJoinedEvent ?? "other_joined")
+        names = RoomEventNames(otherJoined: scenario.target.otherJoinedEvent)
         transport = scenario.target.room?.transport == .websocket ? .webSocket : .socketIO
         if target.endpoint.scheme.isSecure {
             do {
@@ -98,7 +98,7 @@ struct PeerFactory {
                                        endsWhenLost: reconnect(peer) != nil, rtx: group.media?.video?.rtx ?? .auto),
                 impairment: (group.impairment?.send, group.impairment?.receive), ice: ice,
                 plannedStop: recorder.runStart + .milliseconds(peer.stopMs))
-            return try WorkerRun.serverPeer(for: scenario.target, role: group.role, stream: peer.stream ?? "livestream",
+            return try WorkerRun.serverPeer(for: scenario.target, role: group.role, stream: peer.stream ?? StreamSettings.defaultName,
                                             endpoint: target.endpoint, settings: settings, tls: tls, seed: seed, loop: loop,
                                             recorder: recorder, fanout: fanout, groupIndex: peer.group)
         }

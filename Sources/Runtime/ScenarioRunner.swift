@@ -136,7 +136,7 @@ public final class ScenarioRunner {
         if total > 1 {
             for group in scenario.groups.indices {
                 var stream = scenario.groups[group].stream ?? StreamSettings()
-                stream.name = "\(stream.name ?? "livestream")-c\(index)"
+                stream.name = "\(stream.resolvedName)-c\(index)"
                 scenario.groups[group].stream = stream
             }
         }
@@ -369,7 +369,7 @@ public final class ScenarioRunner {
             var configuration = RoomServerConfiguration()
             configuration.capacity = target.room?.capacity ?? 2
             configuration.maxMessagesPerSecondPerAddress = target.room?.maxRatePerAddress
-            configuration.events = RoomEventNames(otherJoined: target.room?.otherJoinedEvent ?? "other_joined")
+            configuration.events = RoomEventNames(otherJoined: target.otherJoinedEvent)
             do {
                 let host = try RoomServerHost(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0), configuration: configuration)
                 let endpoint = Endpoint(scheme: .http, host: "127.0.0.1", port: host.address.port)

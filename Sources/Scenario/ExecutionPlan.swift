@@ -46,7 +46,7 @@ public struct ExecutionPlan: Equatable, Sendable {
             let lifetimes = Self.lifetimes(of: group, runMs: durationMs)
             let capacity = scenario.target.room?.capacity ?? 2
             let prefix = scenario.target.room?.roomPrefix ?? "room-"
-            let streamName = group.stream?.name ?? "livestream"
+            let streamName = group.stream?.resolvedName ?? StreamSettings.defaultName
             let perPublisher = group.stream?.perPublisher ?? false
             for (slot, lifetime) in lifetimes {
                 let worker = unit % workers
