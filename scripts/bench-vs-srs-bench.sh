@@ -2,7 +2,8 @@
 # Players through SRS, rtcswarm beside srs-bench (the tool SRS users would pick instead),
 # measured side by side in one run on this machine (issue 23).
 #
-#   scripts/bench-vs-srs-bench.sh [--players 10,50,100,200] [--seconds 30] [--reps 2] [--workers 1]
+#   scripts/bench-vs-srs-bench.sh [--players 10,50,100,200] [--publishers N,...] [--burst N]
+#                                 [--seconds 30] [--reps 2] [--workers 1]
 #
 # One SRS (SRS_URL, or ../shared/srs/start-srs.sh started on ports 2985/9000 and stopped at
 # the end), one publisher of srs-bench's sample files (so neither tool's own publisher is
