@@ -28,6 +28,10 @@ public final class RunRecorder {
 
     public func record(_ value: Double, in name: MetricName) { metrics.record(value, in: name) }
 
+    /// The worker's event-loop lag p99 in milliseconds, read from the `lag_ms` histogram
+    /// the report keeps: the live progress line and the report show this one estimate.
+    public var lagP99Ms: Double { metrics.histograms[.lagMs]?.percentile(99) ?? 0 }
+
     public private(set) var socketDrops = 0
     /// Peers that ended connected (`PeerRecord.endedConnected`): `connected_peers` once the
     /// worker is done (a gauge, so workers' levels add up when they merge).

@@ -276,7 +276,7 @@ public final class ScenarioRunner {
             }
             if let last = samples.last {
                 options.progress(progressLine(cell: cell, index: index, total: total, t: min(t, duration), duration: duration,
-                                              sample: last, lag: loop.timerLateness.percentileMilliseconds(99))
+                                              sample: last, lag: loop.timerLateness.percentile(99) ?? 0)
                                  + lost.keys.sorted().map { " | \(lost[$0] ?? "")" }.joined())
             }
         }
