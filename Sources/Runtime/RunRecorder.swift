@@ -64,6 +64,7 @@ public final class RunRecorder {
             metrics.record(stream.fps, in: .fps)
             metrics.record(Double(stream.freezeCount), in: .freezeCount)
             metrics.record(stream.freezeMs, in: .freezeMs)
+            if let harness = stream.harnessFreezeCount { metrics.record(Double(harness), in: .harnessFreezeCount) }
             if let survival = stream.resolutionSurvival { metrics.record(survival, in: .resolutionSurvival) }
             if let psnr = stream.psnrDb { metrics.record(psnr, in: .psnrDb) }
         }
