@@ -38,7 +38,9 @@ final class HarnessStallTests: XCTestCase {
 
     /// Runs the scenario on two workers and stops worker `stopped` for 300 ms once two
     /// seconds have gone (the progress line at t = 2 s), when every call is up.
-    private func runStopping(worker stopped: Int) throws -> (report: RunReport, outcome: ScenarioRunner.Outcome, stoppedPid: pid_t?) {
+    /// Returns the run with the receivers' video streams (one per callee, checked).
+    private func runStopping(worker stopped: Int) throws
+        -> (report: RunReport, outcome: ScenarioRunner.Outcome, received: [StreamRecord]) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("stall-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
@@ -54,20 +56,20 @@ final class HarnessStallTests: XCTestCase {
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) { _ = kill(pid, SIGCONT) }
             }))
         let (report, outcome) = runner.run()
-        return (report, outcome, stoppedPid)
+        XCTAssertNotNil(stoppedPid, "worker \(stopped) found among this process's children")
+        let peers = try XCTUnwrap(report.cells.first?.peers)
+        let received = peers.filter { $0.role == "callee" }.compactMap { $0.streams.first { $0.kind == "video" } }
+        XCTAssertEqual(received.count, 4, "\(peers.compactMap(\.failureReason))")
+        print("worker \(stopped) stopped: freezes \(received.map(\.freezeCount)), "
+              + "harness freezes \(received.map { $0.harnessFreezeCount ?? -1 }); \(report.invalidReason ?? "valid")")
+        return (report, outcome, received)
     }
 
     /// The issue's case: the receiving worker's own loop stalled. Every receiver's gap over
     /// those 300 ms is the harness's freeze, none is in `freeze_count`, and the run is
     /// invalid naming `harness_freeze_count`.
     func testAStoppedReceivingWorkerMakesItsFreezesTheHarnessesAndTheRunInvalid() throws {
-        let (report, outcome, pid) = try runStopping(worker: 1)
-        XCTAssertNotNil(pid, "worker 1 found among this process's children")
-        let peers = try XCTUnwrap(report.cells.first?.peers)
-        let received = peers.filter { $0.role == "callee" }.compactMap { $0.streams.first { $0.kind == "video" } }
-        XCTAssertEqual(received.count, 4, "\(peers.compactMap(\.failureReason))")
-        print("receiver stopped: freezes \(received.map(\.freezeCount)), harness freezes \(received.map { $0.harnessFreezeCount ?? -1 }); "
-              + "\(report.invalidReason ?? "valid")")
+        let (report, outcome, received) = try runStopping(worker: 1)
         for stream in received {
             XCTAssertEqual(stream.harnessFreezeCount, 1, "the 300 ms gap is the harness's")
             XCTAssertEqual(stream.freezeCount, 0, "and not a network freeze")
@@ -86,13 +88,7 @@ final class HarnessStallTests: XCTestCase {
     /// `freeze_count` (their worker cannot tell it from the network), and the run is
     /// invalid because the sending worker's lag max says it stalled long enough to cause it.
     func testAStoppedSendingWorkerLeavesTheFreezesButMakesTheRunInvalid() throws {
-        let (report, outcome, pid) = try runStopping(worker: 0)
-        XCTAssertNotNil(pid, "worker 0 found among this process's children")
-        let peers = try XCTUnwrap(report.cells.first?.peers)
-        let received = peers.filter { $0.role == "callee" }.compactMap { $0.streams.first { $0.kind == "video" } }
-        XCTAssertEqual(received.count, 4, "\(peers.compactMap(\.failureReason))")
-        print("sender stopped: freezes \(received.map(\.freezeCount)), harness freezes \(received.map { $0.harnessFreezeCount ?? -1 }); "
-              + "\(report.invalidReason ?? "valid")")
+        let (report, outcome, received) = try runStopping(worker: 0)
         for stream in received {
             XCTAssertEqual(stream.harnessFreezeCount, 0, "the receivers' loop did not stall")
             XCTAssertEqual(stream.freezeCount, 1, "so they see one freeze")
