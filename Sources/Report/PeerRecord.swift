@@ -81,7 +81,7 @@ public struct StreamRecord: Codable, Equatable, Sendable {
     public var freezeMs: Double
     /// Freezes whose gap overlapped a stretch when the receiving worker's event loop ran
     /// late (docs/metrics.md "Whose fault is a bad figure"): the harness's, kept out of
-    /// `freezeCount` and `freezeMs`. Video only; nil in older reports.
+    /// `freezeCount` and `freezeMs`. Nil in older reports.
     public var harnessFreezeCount: Int?
     /// Percent of received frames at the published resolution (video).
     public var resolutionSurvival: Double?

@@ -94,7 +94,7 @@ final class ReceivedStreamObserver {
             jitterMs: statistics.jitterMeanMs, framesReceived: frames,
             frameLossPct: expected > 0 ? max(0, Double(expected - frames)) / Double(expected) * 100 : 0,
             fps: seconds > 0 ? Double(frames - 1) / seconds : 0, freezeCount: freezes.count,
-            freezeMs: freezes.ms, harnessFreezeCount: codec.isVideo ? freezes.harness : nil,
+            freezeMs: freezes.ms, harnessFreezeCount: freezes.harness,
             resolutionSurvival: resolutionSurvival,
             resolutions: resolutions, latencyMs: latencySamples > 0 ? latencyTotal / Double(latencySamples) : nil,
             psnrDb: decoded?.psnrMean, framesDecoded: decoded?.decoded, frameCodesRead: decoded?.codesRead,
