@@ -20,8 +20,9 @@ public enum HarnessVerdict {
         let harness = video.reduce(0) { $0 + ($1.harnessFreezeCount ?? 0) }
         let network = video.reduce(0) { $0 + $1.freezeCount }
         let bound = LoopStalls.bound.milliseconds
-        if harness > 0, Double(harness) > harnessFreezeShareLimit * Double(harness + network) {
-            return "harness_freeze_count \(harness) of \(harness + network) freezes (\(format(Double(harness * 100) / Double(harness + network))) %) "
+        let all = harness + network
+        if harness > 0, Double(harness) > harnessFreezeShareLimit * Double(all) {
+            return "harness_freeze_count \(harness) of \(all) freezes (\(format(Double(harness * 100) / Double(all))) %) "
                 + "came while the receiving worker's event loop was stalled over \(Int(bound)) ms, more than "
                 + "\(Int(harnessFreezeShareLimit * 100)) %"
         }

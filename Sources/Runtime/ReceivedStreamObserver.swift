@@ -84,7 +84,8 @@ final class ReceivedStreamObserver {
         let statistics = rtp.rtp
         var seconds = 0.0
         if let firstArrival, let lastArrival { seconds = (lastArrival - firstArrival).milliseconds / 1000 }
-        let freezes = frames > 2 ? (count: freezeCount, ms: freezeTotal.milliseconds, harness: harnessFreezeCount) : (count: 0, ms: 0, harness: 0)
+        let freezes = frames > 2 ? (count: freezeCount, ms: freezeTotal.milliseconds, harness: harnessFreezeCount)
+                                 : (count: 0, ms: 0, harness: 0)
         let expected = expectedFrames()
         let decoded = decoder?.results()
         return StreamRecord(
