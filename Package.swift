@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "Report", dependencies: ["Metrics"]),
 
         // The only targets that touch sockets, clocks and threads.
-        .target(name: "EventLoop", dependencies: ["RTCBase", "CShims"]),
+        .target(name: "EventLoop", dependencies: ["RTCBase", "Metrics", "CShims"]),
 
         // Wires protocol state machines to the event loop: hosts, peers, the runner.
         .target(
@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "FuzzTargets", dependencies: ["RTCBase", "STUN", "RTP", "SRTP", "SDP", "Net", "Signaling", "Scenario", "Metrics", "Media"]),
 
         // Tests.
-        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "RTCBase", "CShims"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "Metrics", "RTCBase", "CShims"]),
         .testTarget(
             name: "ShimTests",
             dependencies: ["CShims", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264"]

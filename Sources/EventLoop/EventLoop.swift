@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CShims
+import Metrics
 import RTCBase
 import Synchronization
 
@@ -34,8 +35,11 @@ public final class EventLoop: @unchecked Sendable {
     /// Scratch space for stream reads on this loop's thread; readers copy out what they keep.
     let readScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
 
-    /// How late timers fired, measured on every timer.
-    public private(set) var timerLateness = LatenessStats()
+    /// How late timers fired, in milliseconds, measured on every timer: the same kind of
+    /// histogram as the report's `lag_ms`, so a figure read from either is one estimate.
+    public private(set) var timerLateness = Histogram()
+    /// The stretches when the loop woke more than `LoopStalls.bound` after a timer was due.
+    public let stalls = LoopStalls()
     /// UDP payload bytes this loop's sockets handed to the kernel and got from it (what is
     /// on the wire, less the IP and UDP headers): the run's bitrate over time.
     public internal(set) var udpBytesSent = 0
@@ -160,9 +164,13 @@ public final class EventLoop: @unchecked Sendable {
 
     private func runOnce(ready: inout [rs_epoll_event], timeoutMilliseconds: Int32) {
         armTimer()
+        let due = timers.nextDue()
         let count = ready.withUnsafeMutableBufferPointer { buffer in
             rs_epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeoutMilliseconds)
         }
+        // Noted before any socket is read, so a frame that arrives in this wake-up is
+        // judged knowing the loop was late.
+        if let due { stalls.note(due: due, woke: now()) }
         for index in 0..<max(0, Int(count)) {
             let event = ready[index]
             switch event.token {
@@ -194,7 +202,9 @@ public final class EventLoop: @unchecked Sendable {
     private func fireDueTimers() {
         var current = now()
         while let (due, action) = timers.popDue(now: current) {
-            timerLateness.record(nanoseconds: current.nanoseconds - due.nanoseconds)
+            timerLateness.record(max(0, current.milliseconds(since: due)))
+            // A timer made late by the ones before it in this turn (no wake-up between).
+            stalls.note(due: due, woke: current)
             onTimerLateness?(due, current.nanoseconds - due.nanoseconds)
             action()
             current = now()

@@ -47,6 +47,13 @@ struct TimerHeap {
         return entries.first?.deadline
     }
 
+    /// When the timer with the earliest deadline is due: its deadline, or when it was
+    /// scheduled if that was later (a timer set "at once" is not late from the past).
+    mutating func nextDue() -> Instant? {
+        dropCancelledTop()
+        return entries.first.map { scheduledAt[$0.id] ?? $0.deadline }
+    }
+
     /// Removes and returns the earliest timer whose deadline is at or before `now`, with
     /// the instant it was due (its deadline, or when it was scheduled if that was later).
     mutating func popDue(now: Instant) -> (due: Instant, action: () -> Void)? {

@@ -20,6 +20,8 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
     case fps
     case freezeCount = "freeze_count"
     case freezeMs = "freeze_ms"
+    /// Freezes that coincided with the receiving worker's own event-loop stall.
+    case harnessFreezeCount = "harness_freeze_count"
     case resolutionSurvival = "resolution_survival"
     case latencyMs = "latency_ms"
     case psnrDb = "psnr_db"

@@ -79,6 +79,10 @@ public struct StreamRecord: Codable, Equatable, Sendable {
     public var fps: Double
     public var freezeCount: Int
     public var freezeMs: Double
+    /// Freezes whose gap overlapped a stretch when the receiving worker's event loop ran
+    /// late (docs/metrics.md "Whose fault is a bad figure"): the harness's, kept out of
+    /// `freezeCount` and `freezeMs`. Nil in older reports.
+    public var harnessFreezeCount: Int?
     /// Percent of received frames at the published resolution (video).
     public var resolutionSurvival: Double?
     /// Resolution (`1280x720`) -> frames received at it.
@@ -104,7 +108,7 @@ public struct StreamRecord: Codable, Equatable, Sendable {
 
     public init(kind: String, codec: String, packetsReceived: Int, packetsExpected: Int, lossPct: Double, residualLossPct: Double,
                 burstMax: Int, jitterMs: Double, framesReceived: Int = 0, frameLossPct: Double = 0, fps: Double = 0,
-                freezeCount: Int = 0, freezeMs: Double = 0, resolutionSurvival: Double? = nil, resolutions: [String: Int] = [:],
+                freezeCount: Int = 0, freezeMs: Double = 0, harnessFreezeCount: Int? = nil, resolutionSurvival: Double? = nil, resolutions: [String: Int] = [:],
                 latencyMs: Double? = nil, psnrDb: Double? = nil, framesDecoded: Int? = nil, frameCodesRead: Int? = nil,
                 nacks: Int = 0, jitterMaxMs: Double? = nil, lossEpisodes: Int? = nil, packetsNacked: Int? = nil, packetsRecovered: Int? = nil, plis: Int = 0, ssrc: UInt32? = nil) {
         self.kind = kind
@@ -121,6 +125,7 @@ public struct StreamRecord: Codable, Equatable, Sendable {
         self.fps = fps
         self.freezeCount = freezeCount
         self.freezeMs = freezeMs
+        self.harnessFreezeCount = harnessFreezeCount
         self.resolutionSurvival = resolutionSurvival
         self.resolutions = resolutions
         self.latencyMs = latencyMs

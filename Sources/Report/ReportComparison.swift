@@ -68,7 +68,7 @@ public struct ReportComparison: Equatable, Sendable {
         switch name {
         case .lossPct, .residualLossPct, .frameLossPct, .resolutionSurvival, .cpuPct: return 0.5
         case .fps, .psnrDb, .rssMb: return 1
-        case .burstMax, .freezeCount, .nacks, .plis, .failedPeers, .connectedPeers, .socketDrops: return 0.5
+        case .burstMax, .freezeCount, .harnessFreezeCount, .nacks, .plis, .failedPeers, .connectedPeers, .socketDrops: return 0.5
         default: return 5
         }
     }

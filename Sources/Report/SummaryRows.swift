@@ -10,6 +10,7 @@ enum SummaryRows {
         MetricAddress(.lossPct, .mean), MetricAddress(.lossPct, .max), MetricAddress(.residualLossPct, .max),
         MetricAddress(.burstMax, .max), MetricAddress(.jitterMs, .mean), MetricAddress(.jitterMs, .max),
         MetricAddress(.frameLossPct, .max), MetricAddress(.fps, .mean), MetricAddress(.freezeCount, .max),
+        MetricAddress(.harnessFreezeCount, .max),
         MetricAddress(.resolutionSurvival, .min), MetricAddress(.latencyMs, .p95), MetricAddress(.psnrDb, .mean),
         MetricAddress(.rttMs, .p95), MetricAddress(.nacks), MetricAddress(.plis),
         MetricAddress(.joinMs, .p50), MetricAddress(.joinMs, .p95), MetricAddress(.relayMs, .p50), MetricAddress(.relayMs, .p99),

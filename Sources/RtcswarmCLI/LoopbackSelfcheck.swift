@@ -1,4 +1,5 @@
 import EventLoop
+import Metrics
 import RTCBase
 import Runtime
 
@@ -123,11 +124,11 @@ public struct LoopbackSelfcheck {
         let received = streams.reduce(0) { $0 + $1.received }
         let drops = sockets.reduce(0) { $0 + $1.stats.receiveBufferDrops }
         let lag = loop.timerLateness
-        let lagDistribution = Distribution(p50: lag.percentileMilliseconds(50), p99: lag.percentileMilliseconds(99),
-                                           max: lag.maxMilliseconds, mean: lag.meanMilliseconds)
+        let lagDistribution = Distribution(p50: lag.percentile(50) ?? 0, p99: lag.percentile(99) ?? 0,
+                                           max: lag.max ?? 0, mean: lag.mean ?? 0)
         var invalidReason: String?
-        if lagDistribution.p99 > 50 {
-            invalidReason = "event-loop lag p99 \(lagDistribution.p99) ms exceeds 50 ms"
+        if lagDistribution.p99 > LoopStalls.bound.milliseconds {
+            invalidReason = "event-loop lag p99 \(lagDistribution.p99) ms exceeds \(Int(LoopStalls.bound.milliseconds)) ms"
         } else if drops > 0 {
             invalidReason = "\(drops) datagrams dropped by full socket receive buffers"
         }

@@ -147,7 +147,7 @@ final class MediaCall {
         if media.expectsOwnVideoSize, case .video(_, let width, let height, _, _, _, _) = media.video { published = "\(width)x\(height)" }
         let observer = ReceivedStreamObserver(codec: frame.codec, publishedResolution: frame.codec.isVideo ? published : nil,
                                               frameRate: frameRate(of: frame.codec),
-                                              decode: media.decode)
+                                              decode: media.decode, stalls: loop.stalls)
         observers[frame.mid] = observer
         return observer
     }

@@ -1,3 +1,4 @@
+import EventLoop
 import Media
 import PeerCore
 import RTCBase
@@ -23,8 +24,14 @@ final class ReceivedStreamObserver {
     /// would hide the stalls. Counted as frames arrive, so a long run holds no history.
     let frameRate: Double
     private let freezeLimit: Duration
+    /// The fixed part of the freeze limit: a gap of one frame interval plus this is a freeze.
+    static let freezeMargin = Duration.milliseconds(150)
     private var freezeCount = 0
     private var freezeTotal = Duration.zero
+    /// The receiving loop's late stretches: a freeze whose gap overlaps one is the
+    /// harness's (counted in `harnessFreezeCount`, not in the freezes or their time).
+    private let stalls: LoopStalls?
+    private var harnessFreezeCount = 0
     private var currentResolution: String?
     private(set) var resolutions: [String: Int] = [:]
     private var latencyTotal = 0.0
@@ -33,12 +40,13 @@ final class ReceivedStreamObserver {
     /// Set for the sampled streams that are fully decoded.
     private let decoder: SampledDecoder?
 
-    init(codec: PeerCodec, publishedResolution: String?, frameRate: Double, decode: Bool = false) {
+    init(codec: PeerCodec, publishedResolution: String?, frameRate: Double, decode: Bool = false, stalls: LoopStalls? = nil) {
         self.codec = codec
         expectedResolution = publishedResolution
         self.frameRate = frameRate
-        let interval = 1 / max(frameRate, 1)
-        freezeLimit = .nanoseconds(Int64(max(3 * interval, interval + 0.150) * 1e9))
+        self.stalls = stalls
+        let interval = Duration.nanoseconds(Int64(1e9 / max(frameRate, 1)))
+        freezeLimit = max(interval * 3, interval + Self.freezeMargin)
         decoder = decode && codec.isVideo ? MediaCodec(rawValue: codec.rawValue).map(SampledDecoder.init) : nil
     }
 
@@ -50,8 +58,12 @@ final class ReceivedStreamObserver {
             latencySamples += 1
         }
         if let last = lastArrival, frame.lastArrival - last > freezeLimit {
-            freezeCount += 1
-            freezeTotal += frame.lastArrival - last
+            if stalls?.overlap(from: last, to: frame.lastArrival) == true {
+                harnessFreezeCount += 1
+            } else {
+                freezeCount += 1
+                freezeTotal += frame.lastArrival - last
+            }
         }
         firstArrival = firstArrival ?? frame.lastArrival
         lastArrival = frame.lastArrival
@@ -72,7 +84,8 @@ final class ReceivedStreamObserver {
         let statistics = rtp.rtp
         var seconds = 0.0
         if let firstArrival, let lastArrival { seconds = (lastArrival - firstArrival).milliseconds / 1000 }
-        let freezes = frames > 2 ? (count: freezeCount, ms: freezeTotal.milliseconds) : (count: 0, ms: 0)
+        let freezes = frames > 2 ? (count: freezeCount, ms: freezeTotal.milliseconds, harness: harnessFreezeCount)
+                                 : (count: 0, ms: 0, harness: 0)
         let expected = expectedFrames()
         let decoded = decoder?.results()
         return StreamRecord(
@@ -82,7 +95,7 @@ final class ReceivedStreamObserver {
             jitterMs: statistics.jitterMeanMs, framesReceived: frames,
             frameLossPct: expected > 0 ? max(0, Double(expected - frames)) / Double(expected) * 100 : 0,
             fps: seconds > 0 ? Double(frames - 1) / seconds : 0, freezeCount: freezes.count,
-            freezeMs: freezes.ms,
+            freezeMs: freezes.ms, harnessFreezeCount: freezes.harness,
             resolutionSurvival: resolutionSurvival,
             resolutions: resolutions, latencyMs: latencySamples > 0 ? latencyTotal / Double(latencySamples) : nil,
             psnrDb: decoded?.psnrMean, framesDecoded: decoded?.decoded, frameCodesRead: decoded?.codesRead,

@@ -27,6 +27,10 @@ public final class RunRecorder {
 
     public func record(_ value: Double, in name: MetricName) { metrics.record(value, in: name) }
 
+    /// The worker's event-loop lag p99 in milliseconds, read from the `lag_ms` histogram
+    /// the report keeps: the live progress line and the report show this one estimate.
+    public var lagP99Ms: Double { metrics.histograms[.lagMs]?.percentile(99) ?? 0 }
+
     public private(set) var socketDrops = 0
     /// Peers that ended connected (`PeerRecord.endedConnected`): `connected_peers` once the
     /// worker is done (a gauge, so workers' levels add up when they merge).
@@ -58,6 +62,7 @@ public final class RunRecorder {
             metrics.record(stream.fps, in: .fps)
             metrics.record(Double(stream.freezeCount), in: .freezeCount)
             metrics.record(stream.freezeMs, in: .freezeMs)
+            if let harness = stream.harnessFreezeCount { metrics.record(Double(harness), in: .harnessFreezeCount) }
             if let survival = stream.resolutionSurvival { metrics.record(survival, in: .resolutionSurvival) }
             if let psnr = stream.psnrDb { metrics.record(psnr, in: .psnrDb) }
         }

@@ -103,11 +103,8 @@ public final class ScenarioRunner {
         report.interrupted = interrupted
         report.warnings = warnings.isEmpty ? nil : warnings
         report.targetVersion = targetVersion ?? (scenario.target.kind == .builtinRoom ? "rtcswarm \(options.version) built-in room server" : nil)
-        if let worst = report.workers.max(by: { $0.lagP99Ms < $1.lagP99Ms }), worst.lagP99Ms > 50 {
-            report.invalidReason = "event-loop lag p99 \(Self.format(worst.lagP99Ms)) ms in worker \(worst.index) exceeds 50 ms"
-        } else if let dropping = report.workers.first(where: { $0.socketDrops > 0 }) {
-            report.invalidReason = "worker \(dropping.index) dropped \(dropping.socketDrops) datagrams in full socket buffers"
-        }
+        report.invalidReason = HarnessVerdict.invalidReason(workers: report.workers,
+                                                            streams: report.cells.flatMap(\.peers).flatMap(\.streams))
         if report.abortReason == nil, let abort = report.cells.flatMap(\.thresholds).first(where: { !$0.passed && $0.abortOnFail }) {
             report.abortReason = "threshold \(abort.expr) failed with abort_on_fail"
         }
@@ -276,7 +273,7 @@ public final class ScenarioRunner {
             }
             if let last = samples.last {
                 options.progress(progressLine(cell: cell, index: index, total: total, t: min(t, duration), duration: duration,
-                                              sample: last, lag: loop.timerLateness.percentileMilliseconds(99))
+                                              sample: last, lag: loop.timerLateness.percentile(99) ?? 0)
                                  + lost.keys.sorted().map { " | \(lost[$0] ?? "")" }.joined())
             }
         }

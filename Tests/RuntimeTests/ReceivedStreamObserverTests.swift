@@ -1,3 +1,4 @@
+import EventLoop
 @testable import PeerCore
 import RTCBase
 import RTPSession
@@ -31,6 +32,30 @@ final class ReceivedStreamObserverTests: XCTestCase {
         let freezes = record(observer)
         XCTAssertEqual(freezes.count, 1)
         XCTAssertEqual(freezes.ms, 500, accuracy: 0.001)
+    }
+
+    /// Issue 19 item 3: a gap that overlaps a stretch when the receiving loop ran late is
+    /// the harness's freeze, kept out of the freezes and their time; one that overlaps
+    /// none stays a freeze.
+    func testAFreezeOverlappingALoopStallIsTheHarnesses() {
+        // 30 frames a second: the limit is max(100 ms, 183 ms) = 183 ms.
+        let stalls = LoopStalls()
+        stalls.note(due: Instant(nanoseconds: 1_000_000_000), woke: Instant(nanoseconds: 1_290_000_000))
+        let observer = ReceivedStreamObserver(codec: .vp8, publishedResolution: nil, frameRate: 30, stalls: stalls)
+        var t = 0
+        for index in 0..<120 {
+            observer.observe(ReceivedFrame(mid: "0", kind: .video, codec: .vp8, data: [1], isKeyframe: false,
+                                           rtpTimestamp: UInt32(index * 3_000), firstArrival: Instant(nanoseconds: Int64(t) * 1_000_000),
+                                           lastArrival: Instant(nanoseconds: Int64(t) * 1_000_000)), captureTime: nil)
+            // 990 ms -> 1290 ms spans the stall; 2247 ms -> 2647 ms spans none.
+            t += index == 30 ? 300 : index == 60 ? 400 : 33
+        }
+        let stats = ReceivedStreamStats(mid: "0", codec: .vp8, rtp: ReceiveStreamStatistics(ssrc: 1), framesCompleted: 0,
+                                        keyframesCompleted: 0, framesDropped: 0)
+        let record = observer.record(stats)
+        XCTAssertEqual(record.harnessFreezeCount, 1)
+        XCTAssertEqual(record.freezeCount, 1)
+        XCTAssertEqual(record.freezeMs, 400, accuracy: 0.001, "the harness's 300 ms are not in the freeze time")
     }
 
     func testThinnedFramesBelowTheLimitAreNoFreeze() {

@@ -1,0 +1,100 @@
+import Foundation
+import Glibc
+import Metrics
+import Report
+import RTCBase
+import Runtime
+import Scenario
+import WebRTCTestKit
+import XCTest
+
+/// Issue 19 item 3: a worker process stopped with SIGSTOP for 300 ms mid-run, as a stalled
+/// machine stops it. One-way pairs put every sender (caller) in worker 0 and every
+/// receiver (callee) in worker 1, so each stall is on one side only.
+final class HarnessStallTests: XCTestCase {
+    static let oneWay = """
+    { name: "stall", duration_s: 5, target: { kind: "builtin-room" },
+      groups: [{ role: "pair", one_way: true, count: 4, arrival: { rate_per_s: 20 },
+                 media: { video: { codec: "vp8", resolution: "160x90", fps: 15, bitrate_kbps: 150 } } }] }
+    """
+
+    /// This test process's child running `rtcswarm worker ... --worker <index>`.
+    private func workerPid(_ index: Int) -> pid_t? {
+        let me = getpid()
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let pid = pid_t(entry),
+                  let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // After "pid (comm) ": state, then the parent's pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, pid_t(fields[1]) == me,
+                  let raw = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { continue }
+            let command = " " + raw.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ") + " "
+            if command.contains(" worker "), command.contains(" --worker \(index) ") { return pid }
+        }
+        return nil
+    }
+
+    /// Runs the scenario on two workers and stops worker `stopped` for 300 ms once two
+    /// seconds have gone (the progress line at t = 2 s), when every call is up.
+    /// Returns the run with the receivers' video streams (one per callee, checked).
+    private func runStopping(worker stopped: Int) throws
+        -> (report: RunReport, outcome: ScenarioRunner.Outcome, received: [StreamRecord]) {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("stall-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let executable = ExternalTool.repositoryRoot.appendingPathComponent(".build/debug/rtcswarm")
+        var lines = 0
+        var stoppedPid: pid_t?
+        let runner = ScenarioRunner(loaded: try ScenarioLoader.load(text: Self.oneWay), options: .init(
+            folder: out, version: "test", workers: 2, workerExecutable: executable, progress: { [self] _ in
+                lines += 1
+                guard lines == 2, let pid = workerPid(stopped) else { return }
+                stoppedPid = pid
+                kill(pid, SIGSTOP)
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) { _ = kill(pid, SIGCONT) }
+            }))
+        let (report, outcome) = runner.run()
+        XCTAssertNotNil(stoppedPid, "worker \(stopped) found among this process's children")
+        let peers = try XCTUnwrap(report.cells.first?.peers)
+        let received = peers.filter { $0.role == "callee" }.compactMap { $0.streams.first { $0.kind == "video" } }
+        XCTAssertEqual(received.count, 4, "\(peers.compactMap(\.failureReason))")
+        print("worker \(stopped) stopped: freezes \(received.map(\.freezeCount)), "
+              + "harness freezes \(received.map { $0.harnessFreezeCount ?? -1 }); \(report.invalidReason ?? "valid")")
+        return (report, outcome, received)
+    }
+
+    /// The issue's case: the receiving worker's own loop stalled. Every receiver's gap over
+    /// those 300 ms is the harness's freeze, none is in `freeze_count`, and the run is
+    /// invalid naming `harness_freeze_count`.
+    func testAStoppedReceivingWorkerMakesItsFreezesTheHarnessesAndTheRunInvalid() throws {
+        let (report, outcome, received) = try runStopping(worker: 1)
+        for stream in received {
+            XCTAssertEqual(stream.harnessFreezeCount, 1, "the 300 ms gap is the harness's")
+            XCTAssertEqual(stream.freezeCount, 0, "and not a network freeze")
+        }
+        let metrics = try XCTUnwrap(report.cells.first?.metrics)
+        XCTAssertEqual(metrics.value(at: MetricAddress(.harnessFreezeCount, .mean)), 1)
+        XCTAssertEqual(metrics.value(at: MetricAddress(.freezeCount, .max)), 0)
+        let workers = report.workers.sorted { $0.index < $1.index }
+        XCTAssertEqual(workers.count, 2)
+        XCTAssertGreaterThanOrEqual(workers.last?.lagMaxMs ?? 0, 250, "its loop woke at least 250 ms after a timer was due")
+        XCTAssertEqual(outcome, .harnessSaturated)
+        XCTAssertTrue(report.invalidReason?.hasPrefix("harness_freeze_count 4 of 4 freezes (100 %)") == true, report.invalidReason ?? "valid")
+    }
+
+    /// A stopped sender: the receivers' loop was on time, so the gap they see stays in their
+    /// `freeze_count` (their worker cannot tell it from the network), and the run is
+    /// invalid because the sending worker's lag max says it stalled long enough to cause it.
+    func testAStoppedSendingWorkerLeavesTheFreezesButMakesTheRunInvalid() throws {
+        let (report, outcome, received) = try runStopping(worker: 0)
+        for stream in received {
+            XCTAssertEqual(stream.harnessFreezeCount, 0, "the receivers' loop did not stall")
+            XCTAssertEqual(stream.freezeCount, 1, "so they see one freeze")
+        }
+        XCTAssertEqual(outcome, .harnessSaturated)
+        let reason = try XCTUnwrap(report.invalidReason)
+        XCTAssertTrue(reason.contains("in worker 0 exceeds"), reason)
+    }
+}
