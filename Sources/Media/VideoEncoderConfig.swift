@@ -47,12 +47,13 @@ public struct VideoEncoderConfig: Hashable, Sendable {
         Self(codec: codec, bitrate: defaultBitrate(for: resolution, frameRate: frameRate), frameRate: frameRate)
     }
 
-    /// A new encoder for this config (VP8/VP9: libvpx, H.264: OpenH264, H.265: x265).
+    /// A new encoder for this config (VP8/VP9: libvpx, H.264: OpenH264, H.265: x265, AV1: libaom).
     public func makeEncoder() throws(MediaError) -> any VideoEncoder {
         switch codec {
         case .vp8, .vp9: return try VpxEncoder(config: self)
         case .h264: return try H264Encoder(config: self)
         case .h265: return try H265Encoder(config: self)
+        case .av1: return try Av1Encoder(config: self)
         case .opus: throw MediaError(.configuration, "opus is not a video codec")
         }
     }

@@ -83,7 +83,7 @@ final class DispatchTests: XCTestCase {
 
     func testDoctorReportsLimitsAndLibraryVersions() {
         let checks = DoctorCommand.checks(peers: 10)
-        XCTAssertEqual(checks.map(\.name), ["open files", "socket buffers", "OpenSSL", "libsrtp2", "libopus", "libvpx", "OpenH264", "x265", "libde265"])
+        XCTAssertEqual(checks.map(\.name), ["open files", "socket buffers", "OpenSSL", "libsrtp2", "libopus", "libvpx", "OpenH264", "x265", "libde265", "libaom"])
         XCTAssertTrue(checks[2].detail.hasPrefix("OpenSSL 3"))
         XCTAssertFalse(DoctorCommand.checks(peers: 100_000_000).first?.ok ?? true, "a hundred million peers exceed any file limit")
     }
