@@ -29,6 +29,19 @@ public struct VideoEncoderConfig: Hashable, Sendable {
         }
     }
 
+    /// A new target bitrate (bits per second), which must be positive; what an encoder's
+    /// `setBitrate` takes before handing it to its library.
+    mutating func setBitrate(_ bitsPerSecond: Int) throws(MediaError) {
+        guard bitsPerSecond > 0 else { throw MediaError(.configuration, "bitrate must be positive") }
+        bitrate = bitsPerSecond
+    }
+
+    /// A new frame rate, which must be positive; what an encoder's `setFrameRate` takes.
+    mutating func setFrameRate(_ framesPerSecond: Double) throws(MediaError) {
+        guard framesPerSecond > 0 else { throw MediaError(.configuration, "frame rate must be positive") }
+        frameRate = framesPerSecond
+    }
+
     /// Frames between keyframes when the scenario does not say: 10 s at 30 fps.
     public static let defaultKeyframeInterval = 300
 

@@ -11,41 +11,12 @@ import XCTest
 /// with libaom, reading back the block code the publisher drew.
 final class SRSAV1Tests: XCTestCase {
     func testAV1PublishAndPlayKeepThePublishedSize() throws {
-        try publishAndPlay(api: "rtc", role: "AV1 publish + play (codec=av1)")
+        try SRSCodecRun.publishAndPlay(self, scenario: "srs-av1.json5", codec: "AV1", api: "rtc", role: "AV1 publish + play (codec=av1)", cell: "AV1+Opus")
     }
 
     func testAV1OverWhipAndWhepKeepsThePublishedSize() throws {
-        try publishAndPlay(api: "whip-whep", role: "AV1 WHIP publish + WHEP play (codec=av1)")
-    }
-
-    /// One publisher and two players over `api` (`target.srs.api`), 10 s at 15 fps.
-    private func publishAndPlay(api: String, role: String) throws {
-        let cell = InteropRecorder.cell(self, target: "SRS", role: role, codec: "AV1+Opus")
-        let resolution = "640x360"
-        let run = try SRSRun.run("srs-av1.json5", url: SRSUnderTest.sharedURL(),
-                                 environment: ["DURATION_S": "10", "PLAYERS": "2", "FPS": "15", "RESOLUTION": resolution],
-                                 overrides: ["target.srs.api=\(api)"])
-        cell.measured(run.report)
-        XCTAssertEqual(run.peers.count, 3)
-        XCTAssertEqual(run.peers.filter { $0.outcome == .failed }.count, 0, run.failures)
-        let publisher = try XCTUnwrap(run.peers.first { $0.role == "publisher" })
-        let sent = try XCTUnwrap(publisher.sentStreams?.first { $0.kind == "video" })
-        XCTAssertEqual(sent.codec, "AV1", "the codec the publisher negotiated with SRS")
-        let sentFps = Double(sent.framesSent) * 1000 / (publisher.endedAtMs - publisher.startedAtMs)
-        let videos = try run.playerVideo()
-        for video in videos {
-            XCTAssertEqual(video.codec, "AV1")
-            XCTAssertGreaterThan(video.framesReceived, 40, "frames at each player")
-            XCTAssertGreaterThan(video.fps, sentFps * 0.85, "the publisher sent \(sentFps) frames/s")
-            XCTAssertEqual(video.resolutions.keys.sorted(), [resolution], "sizes the player read from the sequence header")
-            XCTAssertEqual(video.resolutionSurvival, 100)
-            XCTAssertGreaterThan(video.framesDecoded ?? 0, 0, "libaom decoded the received frames")
-            XCTAssertEqual(video.frameCodesRead, video.framesDecoded, "block code read back from every decoded picture")
-        }
-        print("srs av1 \(api) \(resolution): sent \(sent.framesSent) at \(sentFps) fps, received \(videos.map(\.framesReceived)), "
-              + "sized \(videos.map { $0.resolutions[resolution] ?? 0 }), fps \(videos.map(\.fps)), "
-              + "decoded \(videos.map { $0.framesDecoded ?? 0 }), codes read \(videos.map { $0.frameCodesRead ?? 0 }), "
-              + "packets \(videos.map(\.packetsReceived)) of \(videos.map(\.packetsExpected)), PSNR \(videos.map { $0.psnrDb ?? 0 }) dB")
+        try SRSCodecRun.publishAndPlay(self, scenario: "srs-av1.json5", codec: "AV1", api: "whip-whep",
+                            role: "AV1 WHIP publish + WHEP play (codec=av1)", cell: "AV1+Opus")
     }
 
     /// What SRS answers an AV1-only publish offer (`AV1/90000`, PT 45 with RTX 46) with and
