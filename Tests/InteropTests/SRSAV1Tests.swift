@@ -16,23 +16,15 @@ final class SRSAV1Tests: XCTestCase {
 
     func testAV1OverWhipAndWhepKeepsThePublishedSize() throws {
         try SRSCodecRun.publishAndPlay(self, scenario: "srs-av1.json5", codec: "AV1", api: "whip-whep",
-                            role: "AV1 WHIP publish + WHEP play (codec=av1)", cell: "AV1+Opus")
+                                       role: "AV1 WHIP publish + WHEP play (codec=av1)", cell: "AV1+Opus")
     }
 
     /// What SRS answers an AV1-only publish offer (`AV1/90000`, PT 45 with RTX 46) with and
     /// without `?codec=av1`: asked, SRS 7.0.18 keeps payload type 45 and answers it alone,
     /// with no fmtp and no RTX; not asked, it refuses the offer.
     func testSRSTakesAV1OnlyWhenAskedWithCodecAv1() throws {
-        let srs = try SRSNegotiation(url: SRSUnderTest.sharedURL())
-        let offer = try srs.offer(.sendonly, video: .av1(), seed: 41)
-        let (_, asked) = srs.negotiate(srs.rtc(.publish, stream: SRSNegotiation.freshStream("av1"), offer: offer, codec: "av1"))
-        let answer = try XCTUnwrap(asked.lazy.compactMap(\.answerSDP).first, "SRS with codec=av1: \(asked)")
-        let video = SRSH265Tests.videoLines(answer)
-        print("srs av1 answer with codec=av1: \(video)")
-        XCTAssertEqual(video, ["a=rtpmap:45 AV1/90000"], "the answer's video rtpmap and fmtp lines")
-        let (_, unasked) = srs.negotiate(srs.rtc(.publish, stream: SRSNegotiation.freshStream("av1"), offer: offer))
-        let refusal = unasked.lazy.compactMap(\.failure).first
-        print("srs av1 offer without codec=av1: \(refusal.map { "\($0)" } ?? "answered \(unasked.compactMap(\.answerSDP).map(SRSH265Tests.videoLines))")")
+        let (asked, refusal) = try SRSNegotiation(url: SRSUnderTest.sharedURL()).publishAskedAndUnasked(video: .av1(), codec: "av1", seed: 41)
+        XCTAssertEqual(asked, ["a=rtpmap:45 AV1/90000"], "the answer's video rtpmap and fmtp lines")
         XCTAssertNotNil(refusal, "SRS takes H.264 unless asked: an AV1-only offer without codec=av1 is refused")
     }
 }

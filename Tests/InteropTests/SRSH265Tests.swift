@@ -10,35 +10,20 @@ import XCTest
 final class SRSH265Tests: XCTestCase {
     func testH265PublishAndPlayKeepThePublishedSize() throws {
         try SRSCodecRun.publishAndPlay(self, scenario: "srs-h265.json5", codec: "H265", api: "rtc", role: "H.265 publish + play (codec=hevc)",
-                            cell: "H.265+Opus")
+                                       cell: "H.265+Opus")
     }
 
     func testH265OverWhipAndWhepKeepsThePublishedSize() throws {
         try SRSCodecRun.publishAndPlay(self, scenario: "srs-h265.json5", codec: "H265", api: "whip-whep",
-                            role: "H.265 WHIP publish + WHEP play (codec=hevc)", cell: "H.265+Opus")
+                                       role: "H.265 WHIP publish + WHEP play (codec=hevc)", cell: "H.265+Opus")
     }
 
     /// What SRS answers an H.265-only publish offer with and without `?codec=hevc`: the
     /// answer's video `a=rtpmap` and `a=fmtp` lines (SRS 7.0.18 keeps our payload type 104
     /// and writes no fmtp), or its refusal.
     func testSRSTakesH265OnlyWhenAskedWithCodecHevc() throws {
-        let srs = try SRSNegotiation(url: SRSUnderTest.sharedURL())
-        let offer = try srs.offer(.sendonly, video: .h265(), seed: 31)
-        let (_, asked) = srs.negotiate(srs.rtc(.publish, stream: SRSNegotiation.freshStream("hevc"), offer: offer, codec: "hevc"))
-        let answer = try XCTUnwrap(asked.lazy.compactMap(\.answerSDP).first, "SRS with codec=hevc: \(asked)")
-        let video = Self.videoLines(answer)
-        print("srs h265 answer with codec=hevc: \(video)")
-        XCTAssertTrue(video.contains("a=rtpmap:104 H265/90000"), "\(video)")
-        let (_, unasked) = srs.negotiate(srs.rtc(.publish, stream: SRSNegotiation.freshStream("hevc"), offer: offer))
-        let refusal = unasked.lazy.compactMap(\.failure).first
-        print("srs h265 offer without codec=hevc: \(refusal.map { "\($0)" } ?? "answered \(unasked.compactMap(\.answerSDP).map(Self.videoLines))")")
+        let (asked, refusal) = try SRSNegotiation(url: SRSUnderTest.sharedURL()).publishAskedAndUnasked(video: .h265(), codec: "hevc", seed: 31)
+        XCTAssertTrue(asked.contains("a=rtpmap:104 H265/90000"), "\(asked)")
         XCTAssertNotNil(refusal, "SRS takes H.264 unless asked: an H.265-only offer without codec=hevc is refused")
-    }
-
-    /// The `m=video` section's rtpmap and fmtp lines.
-    static func videoLines(_ sdp: String) -> [String] {
-        let lines = sdp.components(separatedBy: "\r\n")
-        guard let start = lines.firstIndex(where: { $0.hasPrefix("m=video") }) else { return [] }
-        return lines[start...].prefix { $0 == lines[start] || !$0.hasPrefix("m=") }.filter { $0.hasPrefix("a=rtpmap") || $0.hasPrefix("a=fmtp") }
     }
 }
