@@ -5,7 +5,7 @@ import RTCBase
 /// obu_has_size_field set and its obu_size, fragments joined. Temporal delimiters and
 /// tile lists are ignored, as receivers must (section 5).
 ///
-/// A packet with N set, or whose first element is a whole sequence header, starts a frame
+/// A packet with N set, or whose first element begins a sequence header, starts a frame
 /// and marks a keyframe; so does a frame OBU or header whose frame_type is KEY_FRAME (AV1
 /// 5.9.2, read at its first payload byte: no reduced still-picture headers over RTP).
 /// Other packets leave the frame start to the assembler (the marker of the frame before).
@@ -69,27 +69,27 @@ public struct Av1Depacketizer: RtpDepacketizer {
     /// Adds `fragment` to the OBU left open at the end of `frame`, and when `closing`
     /// rewrites its obu_size minimally. Throws when the frame does not end in an open OBU.
     private static func extendOpenObu(in frame: inout [UInt8], with fragment: ArraySlice<UInt8>, closing: Bool) throws(ParseError) {
-        let sizeField = try openSizeField(frame)
-        var reader = ByteReader(frame, range: sizeField)
-        let size = try reader.readLeb128("open obu_size") + fragment.count
+        let (sizeField, sizeSoFar) = try openObu(frame)
+        let size = sizeSoFar + fragment.count
         guard size < 1 << 28 else { throw ParseError(.tooLarge, "OBU of \(size) bytes") }
         frame.append(contentsOf: fragment)
         frame.replaceSubrange(sizeField, with: closing ? Leb128.encode(size) : Leb128.encode(size, fixedSize: openSizeBytes))
     }
 
-    /// Where the obu_size of the frame's last OBU lies, if that OBU is still open.
-    private static func openSizeField(_ frame: [UInt8]) throws(ParseError) -> Range<Int> {
+    /// Where the obu_size of the frame's last OBU lies and what it says, if that OBU is
+    /// still open.
+    private static func openObu(_ frame: [UInt8]) throws(ParseError) -> (sizeField: Range<Int>, size: Int) {
         var reader = ByteReader(frame)
-        var last: Range<Int>?
+        var last: (sizeField: Range<Int>, size: Int)?
         while !reader.isAtEnd {
             let header = try reader.readU8("OBU header")
             if header & Av1Obu.extensionFlag != 0 { try reader.skip(1, "OBU extension header") }
             let start = reader.offset
             let size = try reader.readLeb128("obu_size")
-            last = start..<reader.offset
+            last = (start..<reader.offset, size)
             try reader.skip(size, "OBU payload")
         }
-        guard let last, last.count == openSizeBytes else { throw .invalid("continuation fragment without an open OBU") }
+        guard let last, last.sizeField.count == openSizeBytes else { throw .invalid("continuation fragment without an open OBU") }
         return last
     }
 }
