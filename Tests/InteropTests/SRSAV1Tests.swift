@@ -19,6 +19,16 @@ final class SRSAV1Tests: XCTestCase {
                                        role: "AV1 WHIP publish + WHEP play (codec=av1)", cell: "AV1+Opus")
     }
 
+    /// 5 % loss on what two AV1 players (640x360 at 30 fps) receive: SRS resends what they
+    /// NACK from its own cache, as plain resends (it answered no RTX), and passes no NACK
+    /// on to the publisher.
+    func testAV1PlayersGetTheirNackedPacketsFromSRS() throws {
+        let sent = try SRSPlayerLoss.check(self, scenario: "srs-av1.json5", environment: ["PLAYERS": "2", "FPS": "30", "RESOLUTION": "640x360"],
+                                           role: "AV1 players with 5 % loss on SRS → player: first-pass vs residual loss, NACK recovery",
+                                           cell: "AV1+Opus")
+        XCTAssertEqual(try XCTUnwrap(sent).nacksReceived, 0, "SRS answered the players' NACKs itself")
+    }
+
     /// What SRS answers an AV1-only publish offer (`AV1/90000`, PT 45 with RTX 46) with and
     /// without `?codec=av1`: asked, SRS 7.0.18 keeps payload type 45 and answers it alone,
     /// with no fmtp and no RTX; not asked, it refuses the offer.
