@@ -20,8 +20,7 @@ final class SRSAV1Tests: XCTestCase {
     }
 
     /// 5 % loss on what two AV1 players (640x360 at 30 fps) receive: SRS resends what they
-    /// NACK from its own cache, as plain resends (it answered no RTX), and passes no NACK
-    /// on to the publisher.
+    /// NACK from its own cache and passes no NACK on to the publisher.
     func testAV1PlayersGetTheirNackedPacketsFromSRS() throws {
         let sent = try SRSPlayerLoss.check(self, scenario: "srs-av1.json5", environment: ["PLAYERS": "2", "FPS": "30", "RESOLUTION": "640x360"],
                                            role: "AV1 players with 5 % loss on SRS → player: first-pass vs residual loss, NACK recovery",
