@@ -10,7 +10,6 @@ public struct Av1Obu: Equatable, Sendable {
     public static let sequenceHeader: UInt8 = 1
     public static let temporalDelimiter: UInt8 = 2
     public static let frameHeader: UInt8 = 3
-    public static let tileGroup: UInt8 = 4
     public static let frame: UInt8 = 6
     public static let tileList: UInt8 = 8
     public static let padding: UInt8 = 15
