@@ -24,6 +24,7 @@ let package = Package(
         systemLibrary("COpenH264", pkgConfig: "openh264", apt: "libopenh264-dev"),
         systemLibrary("CX265", pkgConfig: "x265", apt: "libx265-dev"),
         systemLibrary("CDe265", pkgConfig: "libde265", apt: "libde265-dev"),
+        systemLibrary("CAOM", pkgConfig: "aom", apt: "libaom-dev"),
 
         // Sans-IO core.
         .target(name: "RTCBase"),
@@ -62,7 +63,7 @@ let package = Package(
         // The command line.
         .target(
             name: "RtcswarmCLI",
-            dependencies: ["RTCBase", "EventLoop", "Scenario", "Report", "Runtime", "RoomServer", "Signaling", "Net", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264", "CX265", "CDe265"]
+            dependencies: ["RTCBase", "EventLoop", "Scenario", "Report", "Runtime", "RoomServer", "Signaling", "Net", "COpenSSL", "CSRTP", "COpus", "CVPX", "COpenH264", "CX265", "CDe265", "CAOM"]
         ),
         .executableTarget(name: "rtcswarm", dependencies: ["RtcswarmCLI"]),
         .executableTarget(
@@ -77,7 +78,7 @@ let package = Package(
         .target(name: "WebRTCTestKit", dependencies: ["RTCBase", "Impairment", "STUN", "Report"]),
 
         // Synthetic media, codecs, bitstream inspection (issue 4).
-        .target(name: "Media", dependencies: ["RTCBase", "COpus", "CVPX", "COpenH264", "CX265", "CDe265"]),
+        .target(name: "Media", dependencies: ["RTCBase", "RTP", "COpus", "CVPX", "COpenH264", "CX265", "CDe265", "CAOM"]),
 
         // What each libFuzzer entry in Fuzz/ feeds its parser, shared with the replay test.
         .target(name: "FuzzTargets", dependencies: ["RTCBase", "STUN", "RTP", "SRTP", "SDP", "Net", "Signaling", "Scenario", "Metrics", "Media"]),

@@ -5,7 +5,7 @@
 set -euo pipefail
 
 # The C libraries rtcswarm links (see Package.swift's systemLibrary targets).
-RTCSWARM_BUILD_PACKAGES=(pkg-config libssl-dev libsrtp2-dev libopus-dev libvpx-dev libopenh264-dev libx265-dev libde265-dev)
+RTCSWARM_BUILD_PACKAGES=(pkg-config libssl-dev libsrtp2-dev libopus-dev libvpx-dev libopenh264-dev libx265-dev libde265-dev libaom-dev)
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

@@ -20,7 +20,7 @@ struct MediaBenchmark {
         Case(resolution: .p1080, frames: 30),
     ]
     var warmup = 5
-    var codecs: [MediaCodec] = [.vp8, .vp9, .h264]
+    var codecs: [MediaCodec] = [.vp8, .vp9, .h264, .h265, .av1]
     var audioFrames = 5_000
 
     func run() throws {

@@ -5,16 +5,19 @@ import RTP
 /// What a receiver makes of media payloads: RTP depacketizers, the bitstream inspectors
 /// that check what arrives, and the media files a scenario names.
 extension FuzzTarget {
-    /// VP8, VP9, H.264 and Opus RTP payloads (RFC 7741 4, RFC 9628 4, RFC 6184 5, RFC 7587):
+    /// VP8, VP9, H.264, AV1 and Opus RTP payloads (RFC 7741 4, RFC 9628 4, RFC 6184 5, AV1
+    /// RTP payload format 4, RFC 7587):
     /// whatever `inspect` accepts, `append` must take.
     public static let depacketizer = FuzzTarget(name: "depacketizer", seeds: {
         var vp8 = Vp8Packetizer()
         var vp9 = Vp9Packetizer(width: 160, height: 90)
         var h264 = H264Packetizer()
+        var av1 = Av1Packetizer()
         return encodedFrames().flatMap { frame -> [[UInt8]] in
             let payloads: [RtpPayload] = switch frame.codec {
             case .vp8: vp8.packetize(frame.bytes, isKeyframe: frame.isKeyframe, maxPayloadSize: 200)
             case .vp9: vp9.packetize(frame.bytes, isKeyframe: frame.isKeyframe, maxPayloadSize: 200)
+            case .av1: av1.packetize(frame.bytes, isKeyframe: frame.isKeyframe, maxPayloadSize: 200)
             default: h264.packetize(frame.bytes, isKeyframe: frame.isKeyframe, maxPayloadSize: 200)
                 + h264.packetize(frame.bytes, isKeyframe: frame.isKeyframe, maxPayloadSize: 1200)
             }
@@ -22,7 +25,9 @@ extension FuzzTarget {
         }
     }, run: { input in
         let reader = ByteReader(input)
-        let depacketizers: [any RtpDepacketizer] = [Vp8Depacketizer(), Vp9Depacketizer(), H264Depacketizer(), OpusDepacketizer()]
+        let depacketizers: [any RtpDepacketizer] = [
+            Vp8Depacketizer(), Vp9Depacketizer(), H264Depacketizer(), Av1Depacketizer(), OpusDepacketizer(),
+        ]
         return depacketizers.reduce(false) { accepted, depacketizer in
             guard (try? depacketizer.inspect(reader)) != nil else { return accepted }
             var frame: [UInt8] = []
@@ -36,7 +41,8 @@ extension FuzzTarget {
     })
 
     /// Encoded frames as the receiver inspects them: VP8 and VP9 frame headers (RFC 6386
-    /// 9.1, VP9 bitstream 6.2), H.264 access units, SPS (H.264 7.3.2.1) and the frame-stamp SEI.
+    /// 9.1, VP9 bitstream 6.2), H.264 access units, SPS (H.264 7.3.2.1), the frame-stamp SEI,
+    /// and AV1 temporal units and sequence headers (AV1 5.2, 5.5).
     public static let bitstream = FuzzTarget(name: "bitstream", seeds: {
         encodedFrames().map { Array($0.bytes.prefix(256)) }
             + [[0x67, 0x64, 0x00, 0x28, 0xAD, 0x84, 0x40, 0x6C, 0xA0, 0x3C, 0x02, 0x27, 0xED],
@@ -48,7 +54,9 @@ extension FuzzTarget {
         let sps = (try? H264Sps(nalUnit: input[...])) != nil
         let sei = ((try? H264FrameSei.read(nalUnit: input[...])) ?? nil) != nil
         let units = !AnnexB.accessUnits(in: input).isEmpty
-        return vp8 || vp9 || h264 || sps || sei || units
+        let av1 = (try? Av1Inspector.inspect(temporalUnit: input)) != nil
+        let sequenceHeader = (try? Av1SequenceHeader(payload: input[...])) != nil
+        return vp8 || vp9 || h264 || sps || sei || units || av1 || sequenceHeader
     })
 
     /// The Y4M and IVF files a scenario can name as its video source.
@@ -72,7 +80,7 @@ extension FuzzTarget {
 
     /// Two frames (a keyframe and a delta frame) of each video codec, made by the project's encoders.
     private static func encodedFrames() -> [EncodedFrame] {
-        [MediaCodec.vp8, .vp9, .h264].flatMap { codec -> [EncodedFrame] in
+        [MediaCodec.vp8, .vp9, .h264, .av1].flatMap { codec -> [EncodedFrame] in
             guard let encoder = try? VideoEncoderConfig(codec: codec, bitrate: 300_000).makeEncoder() else { return [] }
             var source = VideoSource()
             return (0..<2).compactMap { index in

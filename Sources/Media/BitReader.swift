@@ -37,6 +37,15 @@ struct BitReader {
         return (UInt32(1) << leadingZeros) - 1 + (try bits(leadingZeros))
     }
 
+    /// uvlc(): AV1's variable-length unsigned code (AV1 bitstream spec 4.10.3), 32 leading
+    /// zeros or more reading as 2^32 - 1.
+    mutating func uvlc() throws(ParseError) -> UInt32 {
+        var leadingZeros = 0
+        while try bit() == 0 { leadingZeros += 1 }
+        guard leadingZeros < 32 else { return UInt32.max }
+        return (UInt32(1) << leadingZeros) - 1 + (try bits(leadingZeros))
+    }
+
     /// se(v): signed exp-Golomb (H.264 9.1.1).
     mutating func signedGolomb() throws(ParseError) -> Int32 {
         let code = try unsignedGolomb()

@@ -156,8 +156,7 @@ public final class H264Encoder: VideoEncoder {
     public func requestKeyframe() { keyframeRequested = true }
 
     public func setBitrate(_ bitsPerSecond: Int) throws(MediaError) {
-        guard bitsPerSecond > 0 else { throw MediaError(.configuration, "bitrate must be positive") }
-        config.bitrate = bitsPerSecond
+        try config.setBitrate(bitsPerSecond)
         guard let encoder else { return }
         var maximum = SBitrateInfo(iLayer: SPATIAL_LAYER_ALL, iBitrate: Int32(clamping: bitsPerSecond * 2))
         var target = SBitrateInfo(iLayer: SPATIAL_LAYER_ALL, iBitrate: Int32(clamping: bitsPerSecond))
@@ -167,8 +166,7 @@ public final class H264Encoder: VideoEncoder {
     }
 
     public func setFrameRate(_ framesPerSecond: Double) throws(MediaError) {
-        guard framesPerSecond > 0 else { throw MediaError(.configuration, "frame rate must be positive") }
-        config.frameRate = framesPerSecond
+        try config.setFrameRate(framesPerSecond)
         timestamps.setFrameRate(framesPerSecond)
         guard let encoder else { return }
         var rate = Float(framesPerSecond)

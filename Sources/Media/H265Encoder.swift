@@ -115,14 +115,12 @@ public final class H265Encoder: VideoEncoder {
     public func requestKeyframe() { keyframeRequested = true }
 
     public func setBitrate(_ bitsPerSecond: Int) throws(MediaError) {
-        guard bitsPerSecond > 0 else { throw MediaError(.configuration, "bitrate must be positive") }
-        config.bitrate = bitsPerSecond
+        try config.setBitrate(bitsPerSecond)
         try reconfigure()
     }
 
     public func setFrameRate(_ framesPerSecond: Double) throws(MediaError) {
-        guard framesPerSecond > 0 else { throw MediaError(.configuration, "frame rate must be positive") }
-        config.frameRate = framesPerSecond
+        try config.setFrameRate(framesPerSecond)
         timestamps.setFrameRate(framesPerSecond)
         try reconfigure()
     }

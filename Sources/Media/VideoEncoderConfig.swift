@@ -29,6 +29,19 @@ public struct VideoEncoderConfig: Hashable, Sendable {
         }
     }
 
+    /// A new target bitrate (bits per second), which must be positive; what an encoder's
+    /// `setBitrate` takes before handing it to its library.
+    mutating func setBitrate(_ bitsPerSecond: Int) throws(MediaError) {
+        guard bitsPerSecond > 0 else { throw MediaError(.configuration, "bitrate must be positive") }
+        bitrate = bitsPerSecond
+    }
+
+    /// A new frame rate, which must be positive; what an encoder's `setFrameRate` takes.
+    mutating func setFrameRate(_ framesPerSecond: Double) throws(MediaError) {
+        guard framesPerSecond > 0 else { throw MediaError(.configuration, "frame rate must be positive") }
+        frameRate = framesPerSecond
+    }
+
     /// Frames between keyframes when the scenario does not say: 10 s at 30 fps.
     public static let defaultKeyframeInterval = 300
 
@@ -47,12 +60,13 @@ public struct VideoEncoderConfig: Hashable, Sendable {
         Self(codec: codec, bitrate: defaultBitrate(for: resolution, frameRate: frameRate), frameRate: frameRate)
     }
 
-    /// A new encoder for this config (VP8/VP9: libvpx, H.264: OpenH264, H.265: x265).
+    /// A new encoder for this config (VP8/VP9: libvpx, H.264: OpenH264, H.265: x265, AV1: libaom).
     public func makeEncoder() throws(MediaError) -> any VideoEncoder {
         switch codec {
         case .vp8, .vp9: return try VpxEncoder(config: self)
         case .h264: return try H264Encoder(config: self)
         case .h265: return try H265Encoder(config: self)
+        case .av1: return try Av1Encoder(config: self)
         case .opus: throw MediaError(.configuration, "opus is not a video codec")
         }
     }

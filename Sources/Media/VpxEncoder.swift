@@ -107,16 +107,14 @@ public final class VpxEncoder: VideoEncoder {
     public func requestKeyframe() { keyframeRequested = true }
 
     public func setBitrate(_ bitsPerSecond: Int) throws(MediaError) {
-        guard bitsPerSecond > 0 else { throw MediaError(.configuration, "bitrate must be positive") }
-        config.bitrate = bitsPerSecond
+        try config.setBitrate(bitsPerSecond)
         guard size != nil else { return }
         settings.rc_target_bitrate = UInt32(max(1, bitsPerSecond / 1000))
         try check(vpx_codec_enc_config_set(context, &settings), "set bitrate \(bitsPerSecond)")
     }
 
     public func setFrameRate(_ framesPerSecond: Double) throws(MediaError) {
-        guard framesPerSecond > 0 else { throw MediaError(.configuration, "frame rate must be positive") }
-        config.frameRate = framesPerSecond
+        try config.setFrameRate(framesPerSecond)
         timestamps.setFrameRate(framesPerSecond)
     }
 

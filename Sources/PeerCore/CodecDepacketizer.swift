@@ -12,6 +12,7 @@ struct CodecDepacketizer: RtpDepacketizer {
         case .vp9: try Vp9Depacketizer().inspect(payload)
         case .h264: try H264Depacketizer().inspect(payload)
         case .h265: try H265Depacketizer().inspect(payload)
+        case .av1: try Av1Depacketizer().inspect(payload)
         case .opus: try OpusDepacketizer().inspect(payload)
         }
     }
@@ -22,6 +23,7 @@ struct CodecDepacketizer: RtpDepacketizer {
         case .vp9: try Vp9Depacketizer().append(payload, to: &frame)
         case .h264: try H264Depacketizer().append(payload, to: &frame)
         case .h265: try H265Depacketizer().append(payload, to: &frame)
+        case .av1: try Av1Depacketizer().append(payload, to: &frame)
         case .opus: try OpusDepacketizer().append(payload, to: &frame)
         }
     }

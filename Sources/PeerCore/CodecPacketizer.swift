@@ -7,6 +7,7 @@ enum CodecPacketizer: Sendable {
     case vp9(Vp9Packetizer)
     case h264(H264Packetizer)
     case h265(H265Packetizer)
+    case av1(Av1Packetizer)
     case opus(OpusPacketizer)
 
     init(codec: PeerCodec, pictureId: UInt16) {
@@ -15,6 +16,7 @@ enum CodecPacketizer: Sendable {
         case .vp9: self = .vp9(Vp9Packetizer(width: 0, height: 0, initialPictureId: pictureId))
         case .h264: self = .h264(H264Packetizer())
         case .h265: self = .h265(H265Packetizer())
+        case .av1: self = .av1(Av1Packetizer())
         case .opus: self = .opus(OpusPacketizer())
         }
     }
@@ -36,6 +38,9 @@ enum CodecPacketizer: Sendable {
             return packetizer.packetize(frame.bytes, isKeyframe: frame.isKeyframe, maxPayloadSize: maxPayloadSize)
         case .h265(var packetizer):
             defer { self = .h265(packetizer) }
+            return packetizer.packetize(frame.bytes, isKeyframe: frame.isKeyframe, maxPayloadSize: maxPayloadSize)
+        case .av1(var packetizer):
+            defer { self = .av1(packetizer) }
             return packetizer.packetize(frame.bytes, isKeyframe: frame.isKeyframe, maxPayloadSize: maxPayloadSize)
         case .opus(var packetizer):
             defer { self = .opus(packetizer) }

@@ -2,7 +2,8 @@ import RTP
 import SDP
 
 /// The RTP payload formats a `Peer` packetizes and depacketizes: VP8 (RFC 7741), VP9
-/// (RFC 9628), H.264 packetization-mode 1 (RFC 6184), H.265 (RFC 7798) and Opus (RFC 7587).
+/// (RFC 9628), H.264 packetization-mode 1 (RFC 6184), H.265 (RFC 7798), AV1 (the AOMedia
+/// RTP payload format v1.0) and Opus (RFC 7587).
 ///
 /// PeerCore keeps its own codec name so it does not depend on `Media` (and so on
 /// libvpx, OpenH264 and libopus); the raw values equal `Media.MediaCodec`'s.
@@ -11,6 +12,7 @@ public enum PeerCodec: String, Hashable, Sendable, CaseIterable, CustomStringCon
     case vp9 = "VP9"
     case h264 = "H264"
     case h265 = "H265"
+    case av1 = "AV1"
     case opus = "opus"
 
     /// The codec an SDP encoding name stands for (matched case-insensitively).
@@ -21,7 +23,7 @@ public enum PeerCodec: String, Hashable, Sendable, CaseIterable, CustomStringCon
         self = codec
     }
 
-    /// The RTP clock rate (RFC 7741 4.1, RFC 9628 4.1, RFC 6184 8.1, RFC 7798 7.1, RFC 7587 4.1).
+    /// The RTP clock rate (RFC 7741 4.1, RFC 9628 4.1, RFC 6184 8.1, RFC 7798 7.1, AV1 RTP 7.1, RFC 7587 4.1).
     public var clockRate: Int { self == .opus ? 48_000 : 90_000 }
 
     public var isVideo: Bool { self != .opus }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CAOM
 import CDe265
 import COpenH264
 import COpenSSL
@@ -105,6 +106,7 @@ public enum DoctorCommand: Subcommand {
         let h264 = WelsGetCodecVersion()
         let x265 = String(cString: rs_x265_version())
         let de265 = String(cString: de265_get_version())
+        let aom = String(cString: aom_codec_version_str())
         return [
             Check(name: "OpenSSL", ok: OpenSSL_version_num() >= 0x3000_0000, detail: openssl,
                   fix: "apt-get install libssl-dev (OpenSSL 3 is needed for DTLS 1.2 and the SRTP ciphers)"),
@@ -115,6 +117,7 @@ public enum DoctorCommand: Subcommand {
                   fix: "apt-get install libopenh264-dev"),
             Check(name: "x265", ok: true, detail: "x265 \(x265)", fix: nil),
             Check(name: "libde265", ok: true, detail: "libde265 \(de265)", fix: nil),
+            Check(name: "libaom", ok: true, detail: "libaom \(aom)", fix: nil),
         ]
     }
 

@@ -74,6 +74,7 @@ final class MediaCall {
             var capability: CodecCapability = switch codec {
             case .h264: .h264()
             case .h265: .h265()
+            case .av1: .av1()
             case .vp9: .vp9()
             default: .vp8()
             }

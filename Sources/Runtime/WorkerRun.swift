@@ -73,7 +73,12 @@ public final class WorkerRun {
         case .srs:
             let app = target.srs?.app ?? "live"
             let eip = target.srs?.eip ?? "127.0.0.1"
-            let codec = video == .h265 ? "hevc" : nil  // SRS takes H.265 only when asked (PROTOCOLS.md 1)
+            // SRS takes H.265 and AV1 only when asked (PROTOCOLS.md 1).
+            let codec: String? = switch video {
+            case .h265: "hevc"
+            case .av1: "av1"
+            default: nil
+            }
             if target.srs?.api == .whipWhep {
                 let kind: WHIPCallSetup.Kind = role == .publisher ? .whip : .whep
                 return driver { offer in
@@ -138,6 +143,7 @@ public final class WorkerRun {
         case .vp9: .vp9
         case .h264: .h264
         case .h265: .h265
+        case .av1: .av1
         }
         var width = video?.resolution?.width ?? 640
         var height = video?.resolution?.height ?? 360

@@ -1,7 +1,7 @@
 /// A codec this side can send and receive, with its preferred payload types (used when
 /// offering) and whether it repairs losses with RTX (RFC 4588).
 public struct CodecCapability: Sendable, Hashable {
-    /// Encoding name (`opus`, `VP8`, `VP9`, `H264`, `H265`), matched case-insensitively.
+    /// Encoding name (`opus`, `VP8`, `VP9`, `H264`, `H265`, `AV1`), matched case-insensitively.
     public var name: String
     public var clockRate: Int
     public var channels: Int?
@@ -79,6 +79,13 @@ public struct CodecCapability: Sendable, Hashable {
                 SDPParameter("tx-mode", "SRST"),
             ],
             feedback: videoFeedback, payloadType: payloadType, rtxPayloadType: rtxPayloadType)
+    }
+
+    /// AV1 (AV1 RTP payload format v1.0, 7.1): no parameters, so profile 0 (Main), level
+    /// 5.1 and main tier, the defaults of 7.2; payload type 45 with RTX 46, as browsers
+    /// number it. SRS takes it on its API with `?codec=av1`.
+    public static func av1(payloadType: UInt8 = 45, rtxPayloadType: UInt8? = 46) -> CodecCapability {
+        CodecCapability(name: "AV1", clockRate: 90_000, feedback: videoFeedback, payloadType: payloadType, rtxPayloadType: rtxPayloadType)
     }
 
     /// The codec as written in an offer.

@@ -55,11 +55,12 @@ extension Target {
         }
     }
 
-    /// Video codecs the target accepts (SRS: H.264, and H.265 with `?codec=hevc`,
-    /// PROTOCOLS.md and TARGETS.md; H.265 elsewhere only between rtcswarm's own peers).
+    /// Video codecs the target accepts (SRS: H.264, H.265 with `?codec=hevc` and AV1 with
+    /// `?codec=av1`, PROTOCOLS.md and TARGETS.md; H.265 and AV1 elsewhere only between
+    /// rtcswarm's own peers).
     public var allowedCodecs: [VideoSettings.Codec] {
         switch kind {
-        case .srs: [.h264, .h265]
+        case .srs: [.h264, .h265, .av1]
         case .builtinRoom, .room: VideoSettings.Codec.allCases
         case .whip, .whep, .janus: [.vp8, .vp9, .h264]
         }

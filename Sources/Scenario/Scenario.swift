@@ -176,7 +176,7 @@ public struct MediaSettings: Codable, Equatable, Sendable {
 }
 
 public struct VideoSettings: Codable, Equatable, Sendable {
-    public enum Codec: String, AllowedValues { case vp8, vp9, h264, h265 }
+    public enum Codec: String, AllowedValues { case vp8, vp9, h264, h265, av1 }
     /// How lost video packets are resent (RFC 4588 RTX): `auto` offers RTX and falls back
     /// to plain resends when the receiver keeps NACKing what RTX resent, `on` keeps RTX,
     /// `off` offers no RTX.

@@ -68,6 +68,29 @@ struct SRSNegotiation {
                      codec: codec)
     }
 
+    /// A publish offer of `video` alone (with Opus), sent once with SRS's `?codec=` `codec`
+    /// and once without: the video `a=rtpmap` and `a=fmtp` lines of the answer SRS gave when
+    /// asked, and its refusal when not (nil if it answered then too). Both are printed.
+    func publishAskedAndUnasked(video: CodecCapability, codec: String, seed: UInt64,
+                                file: StaticString = #filePath, line: UInt = #line) throws -> (asked: [String], unasked: CallSetupError?) {
+        let offer = try offer(.sendonly, video: video, seed: seed)
+        let (_, asked) = negotiate(rtc(.publish, stream: Self.freshStream(codec), offer: offer, codec: codec), file: file, line: line)
+        let answer = try XCTUnwrap(asked.lazy.compactMap(\.answerSDP).first, "SRS with codec=\(codec): \(asked)", file: file, line: line)
+        let (_, unasked) = negotiate(rtc(.publish, stream: Self.freshStream(codec), offer: offer), file: file, line: line)
+        let refusal = unasked.lazy.compactMap(\.failure).first
+        print("srs \(video.name) answer with codec=\(codec): \(Self.videoLines(answer))")
+        print("srs \(video.name) offer without codec=\(codec): "
+              + (refusal.map { "\($0)" } ?? "answered \(unasked.compactMap(\.answerSDP).map(Self.videoLines))"))
+        return (Self.videoLines(answer), refusal)
+    }
+
+    /// The `m=video` section's rtpmap and fmtp lines.
+    static func videoLines(_ sdp: String) -> [String] {
+        let lines = sdp.components(separatedBy: "\r\n")
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("m=video") }) else { return [] }
+        return lines[start...].prefix { $0 == lines[start] || !$0.hasPrefix("m=") }.filter { $0.hasPrefix("a=rtpmap") || $0.hasPrefix("a=fmtp") }
+    }
+
     /// A stream name no other test uses.
     static func freshStream(_ label: String) -> String { "rtcswarm-\(label)-\(UInt32.random(in: 1...999_999))" }
 }

@@ -52,35 +52,10 @@ final class SRSRunTests: XCTestCase {
         XCTAssertEqual(run.report.targetVersion?.hasPrefix("SRS "), true, run.report.targetVersion ?? "no version")
     }
 
-    /// 5 % loss injected on what the players receive. SRS answers a NACK by resending the
-    /// original packet (same SSRC and sequence number), so the plain RFC 3550 count would
-    /// read about 0 %; the first-pass `loss_pct` must read the injected 5 %, residual loss
-    /// about 0, and the NACKed packets must come back.
+    /// 5 % loss injected on what the H.264 players receive (`SRSPlayerLoss`), 3 players of 720p30.
     func testPlayersMeasureTheLossInjectedOnTheSRSToPlayerLeg() throws {
-        let cell = InteropRecorder.cell(self, target: "SRS", role: "players with 5 % loss on SRS → player: first-pass vs residual loss, NACK recovery",
-                                        codec: "H.264+Opus")
-        let run = try SRSRun.run("srs-publish-play.json5", url: SRSUnderTest.sharedURL(), environment: ["DURATION_S": "12", "PLAYERS": "3"],
-                                 overrides: ["groups[1].impairment.receive.loss_pct=5"])
-        cell.measured(run.report)
-        XCTAssertEqual(run.peers.filter { $0.outcome == .failed }.count, 0, run.failures)
-        let video = try run.playerVideo()
-        let expected = video.map(\.packetsExpected).reduce(0, +)
-        let received = video.map(\.packetsReceived).reduce(0, +)
-        let recovered = video.compactMap(\.packetsRecovered).reduce(0, +)
-        let firstPassLost = expected - received + recovered
-        // Binomial: at ~10,000 video packets the standard deviation of 5 % is 0.22 points; 4 of them.
-        let firstPass = Double(firstPassLost) * 100 / Double(expected)
-        let tolerance = 4 * (5.0 * 95.0 / Double(expected)).squareRoot()
-        XCTAssertEqual(firstPass, 5, accuracy: tolerance, "first-pass video loss over \(expected) packets")
-        for stream in video {
-            XCTAssertEqual(stream.lossPct, 5, accuracy: 2.5, "a player's first-pass video loss")
-            XCTAssertLessThanOrEqual(stream.residualLossPct, 0.5, "SRS resent what the player NACKed")
-            let nacked = try XCTUnwrap(stream.packetsNacked)
-            XCTAssertGreaterThanOrEqual(nacked, try XCTUnwrap(stream.packetsRecovered), "every recovery was asked for")
-        }
-        XCTAssertGreaterThanOrEqual(Double(recovered), Double(firstPassLost) * 0.9, "NACKed packets that SRS resent and arrived")
-        print("srs: 5 % on SRS→players: first-pass \(firstPass) % of \(expected) video packets, recovered \(recovered) of \(firstPassLost), "
-              + "residual \(Double(expected - received) * 100 / Double(expected)) %, NACKed \(video.compactMap(\.packetsNacked).reduce(0, +))")
+        try SRSPlayerLoss.check(self, scenario: "srs-publish-play.json5", environment: ["PLAYERS": "3"],
+                                role: "players with 5 % loss on SRS → player: first-pass vs residual loss, NACK recovery", cell: "H.264+Opus")
     }
 
     /// A second publisher of a live stream: SRS refuses it (`{"code":400}`, RtcStreamBusy in

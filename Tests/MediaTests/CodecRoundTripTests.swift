@@ -67,6 +67,8 @@ final class CodecRoundTripTests: XCTestCase {
     func testH264At1920x1080() throws { try roundTrip(.h264, .p1080) }
     /// 30 frames, not 60: 60 took 10 s idle and 18 s on a loaded machine in debug builds.
     func testH264At3840x2160() throws { try roundTrip(.h264, .p2160, frames: 30) }
+    func testAv1At640x360() throws { try roundTrip(.av1, .p360) }
+    func testAv1At1280x720() throws { try roundTrip(.av1, .p720) }
     func testH265At640x360() throws { try roundTrip(.h265, .p360) }
     func testH265At1280x720() throws { try roundTrip(.h265, .p720) }
     func testH265At1920x1080() throws { try roundTrip(.h265, .p1080) }

@@ -35,9 +35,10 @@ final class EncoderControlTests: XCTestCase {
     func testVp8ResolutionChangeSeenAtTheRightFrame() throws { try resolutionChange(.vp8) }
     func testVp9ResolutionChangeSeenAtTheRightFrame() throws { try resolutionChange(.vp9) }
     func testH264ResolutionChangeSeenAtTheRightFrame() throws { try resolutionChange(.h264) }
+    func testAv1ResolutionChangeSeenAtTheRightFrame() throws { try resolutionChange(.av1) }
 
     func testRequestedKeyframeComesOnTheNextFrame() throws {
-        for codec in [MediaCodec.vp8, .vp9, .h264] {
+        for codec in [MediaCodec.vp8, .vp9, .h264, .av1] {
             let encoder = try VideoEncoderConfig(codec: codec, bitrate: 500_000, keyframeInterval: 1000).makeEncoder()
             var source = VideoSource()
             var keyframes: [Int] = []
@@ -53,7 +54,7 @@ final class EncoderControlTests: XCTestCase {
     }
 
     func testLoweringTheBitrateShrinksTheFrames() throws {
-        for codec in [MediaCodec.vp8, .vp9, .h264] {
+        for codec in [MediaCodec.vp8, .vp9, .h264, .av1] {
             let encoder = try VideoEncoderConfig(codec: codec, bitrate: 2_000_000).makeEncoder()
             var source = VideoSource()
             var bytes = [0, 0]
@@ -82,6 +83,15 @@ final class EncoderControlTests: XCTestCase {
         }
         // 90 kHz: 3000 ticks per frame at 30 fps, 6000 at 15 fps from frame 103 on.
         XCTAssertEqual(stamps, [300_000, 303_000, 306_000, 312_000, 318_000, 324_000])
+    }
+
+    func testRateChangesMustBePositive() throws {
+        for codec in [MediaCodec.vp8, .h264, .h265, .av1] {
+            let encoder = try VideoEncoderConfig(codec: codec, bitrate: 300_000).makeEncoder()
+            XCTAssertThrowsError(try encoder.setBitrate(0), "\(codec)")
+            XCTAssertThrowsError(try encoder.setFrameRate(-1), "\(codec)")
+            XCTAssertEqual(encoder.config.bitrate, 300_000, "\(codec): a refused bitrate changes nothing")
+        }
     }
 
     func testRtpTimestampsWrapModulo32Bits() {

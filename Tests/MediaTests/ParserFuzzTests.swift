@@ -38,6 +38,16 @@ final class ParserFuzzTests: XCTestCase {
         fuzz(try seeds(.h264)) { (try? H264Inspector.inspect(accessUnit: $0)) != nil }
     }
 
+    func testAv1TemporalUnitFuzz() throws {
+        fuzz(try seeds(.av1)) { (try? Av1Inspector.inspect(temporalUnit: $0)) != nil }
+    }
+
+    func testAv1SequenceHeaderFuzz() throws {
+        fuzz([Av1SequenceHeaderTests.header360p, Av1SequenceHeaderTests.header1080pWithTiming]) {
+            (try? Av1SequenceHeader(payload: $0[...])) != nil
+        }
+    }
+
     func testH265AccessUnitFuzz() throws {
         fuzz(try seeds(.h265)) { (try? H265Inspector.inspect(accessUnit: $0)) != nil }
     }

@@ -136,7 +136,14 @@ final class PeerSignalingTests: XCTestCase {
         }
     }
 
-    func testAv1OnlyVideoOfferIsRefused() throws {
+    func testAv1OnlyVideoOfferIsAnsweredByAPeerThatOffersAv1() throws {
+        let peer = try makeAnswerer(video: [.av1()])
+        try peer.setRemoteOffer(try Fixtures.text("chromium/offer-av1-only.sdp"), now: .zero)
+        let answer = try SessionDescription.parse(try peer.createAnswer(now: .zero))
+        XCTAssertEqual(answer.media[1].codecs.first?.name, "AV1")
+    }
+
+    func testAv1OnlyVideoOfferIsRefusedWithoutAv1() throws {
         let peer = try makeAnswerer()
         XCTAssertThrowsError(try peer.setRemoteOffer(try Fixtures.text("chromium/offer-av1-only.sdp"), now: .zero)) { error in
             XCTAssertTrue("\(error)".hasPrefix("no common video codec: offered AV1"), "\(error)")
@@ -154,7 +161,7 @@ final class PeerSignalingTests: XCTestCase {
         }
         XCTAssertEqual(message([]), "no transceiver: add audio and/or video")
         XCTAssertEqual(message([.audio("0"), .video("0")]), "mid 0 is used twice")
-        let av1 = CodecCapability(name: "AV1", clockRate: 90_000, payloadType: 45)
-        XCTAssertEqual(message([.video(codecs: [av1])]), "codec AV1 of 1 cannot be packetized (VP8, VP9, H264, H265, opus)")
+        let h266 = CodecCapability(name: "H266", clockRate: 90_000, payloadType: 45)
+        XCTAssertEqual(message([.video(codecs: [h266])]), "codec H266 of 1 cannot be packetized (VP8, VP9, H264, H265, AV1, opus)")
     }
 }

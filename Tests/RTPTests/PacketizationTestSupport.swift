@@ -51,3 +51,14 @@ func h265AccessUnit(sliceSize: Int, keyframe: Bool, seed: UInt64) -> [UInt8] {
     frame += AnnexB.startCode + [keyframe ? 0x26 : 0x02, 0x01] + nonZeroBytes(max(0, sliceSize - 2), seed: seed + 1)
     return frame
 }
+
+/// An AV1 temporal unit in the low-overhead format, without a temporal delimiter (which
+/// the packetizer leaves out, so the depacketizer's output equals it): a sequence header
+/// before a key frame, then a frame OBU of `frameSize` payload bytes whose first byte says
+/// KEY_FRAME (0x10) or INTER_FRAME (0x30) with show_frame set (AV1 5.9.2).
+func av1TemporalUnit(frameSize: Int, keyframe: Bool, seed: UInt64) -> [UInt8] {
+    var unit: [UInt8] = []
+    if keyframe { unit += [0x0A, 0x0B] + nonZeroBytes(11, seed: seed + 2) }  // OBU_SEQUENCE_HEADER with obu_size 11
+    let payload = [keyframe ? 0x10 : 0x30] + nonZeroBytes(max(0, frameSize - 1), seed: seed)
+    return unit + [0x32] + Leb128.encode(payload.count) + payload  // OBU_FRAME with obu_size
+}

@@ -57,6 +57,14 @@ final class PacketizerRoundTripTests: XCTestCase {
         roundTrip(&packetizer, H264Depacketizer(), frames: frames)
     }
 
+    func testAv1TemporalUnitsFromOneByteTo200KBSurviveMtu1200() {
+        let frames = sizes.enumerated().map { index, size in
+            (data: av1TemporalUnit(frameSize: size, keyframe: index % 4 == 0, seed: UInt64(size)), keyframe: index % 4 == 0)
+        }
+        var packetizer = Av1Packetizer()
+        roundTrip(&packetizer, Av1Depacketizer(), frames: frames)
+    }
+
     func testH265AccessUnitsFromTwoBytesTo200KBSurviveMtu1200() {
         let frames = sizes.enumerated().map { index, size in
             (data: h265AccessUnit(sliceSize: max(2, size), keyframe: index % 4 == 0, seed: UInt64(size)), keyframe: index % 4 == 0)

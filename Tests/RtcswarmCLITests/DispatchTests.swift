@@ -83,7 +83,7 @@ final class DispatchTests: XCTestCase {
 
     func testDoctorReportsLimitsAndLibraryVersions() {
         let checks = DoctorCommand.checks(peers: 10)
-        XCTAssertEqual(checks.map(\.name), ["open files", "socket buffers", "OpenSSL", "libsrtp2", "libopus", "libvpx", "OpenH264", "x265", "libde265"])
+        XCTAssertEqual(checks.map(\.name), ["open files", "socket buffers", "OpenSSL", "libsrtp2", "libopus", "libvpx", "OpenH264", "x265", "libde265", "libaom"])
         XCTAssertTrue(checks[2].detail.hasPrefix("OpenSSL 3"))
         XCTAssertFalse(DoctorCommand.checks(peers: 100_000_000).first?.ok ?? true, "a hundred million peers exceed any file limit")
     }
@@ -108,7 +108,7 @@ final class ValidateCommandTests: XCTestCase {
         let path = try write("{ name: 'q', duration_s: 30, target: { kind: 'builtin-room' }, groups: [{ role: 'pair', count: 2 }] }")
         let captured = CapturedConsole()
         XCTAssertEqual(Rtcswarm.main(["validate", path, "--set", "groups[0].media.video.codec=vp10"], console: captured.console), .usage)
-        XCTAssertEqual(captured.error, "error: groups[0].media.video.codec: \"vp10\" is not one of vp8, vp9, h264, h265 (did you mean \"vp8\"?)")
+        XCTAssertEqual(captured.error, "error: groups[0].media.video.codec: \"vp10\" is not one of vp8, vp9, h264, h265, av1 (did you mean \"vp8\"?)")
     }
 
     func testMissingFileSaysSo() {

@@ -34,7 +34,7 @@ final class ScenarioValidationTests: XCTestCase {
 
     func testEachKindOfMistakeGivesOneMessageNamingTheField() {
         let cases: [([String], String)] = [
-            (["groups[0].media.video.codec=vp10"], "groups[0].media.video.codec: \"vp10\" is not one of vp8, vp9, h264, h265 (did you mean \"vp8\"?)"),
+            (["groups[0].media.video.codec=vp10"], "groups[0].media.video.codec: \"vp10\" is not one of vp8, vp9, h264, h265, av1 (did you mean \"vp8\"?)"),
             (["groups[0].count=ten"], "groups[0].count: expected a whole number, found \"ten\""),
             (["groups[0].count=0"], "groups[0].count: 0 must be from 1 to 1000000"),
             (["groups[0].count=2.5"], "groups[0].count: expected a whole number, found 2.5"),
@@ -48,10 +48,13 @@ final class ScenarioValidationTests: XCTestCase {
             (["groups[0].role=publisher"], "groups[0].role: \"publisher\" does not work with a builtin-room target; use pair or member"),
             (["target.kind=srs"], "target.url: srs needs a url, e.g. \"${SRS_URL:-http://127.0.0.1:1985}\""),
             (["target.kind=srs", "target.url=http://127.0.0.1:1985", "groups[0].role=publisher", "groups[1].role=player"],
-             "groups[0].media.video.codec: \"vp8\" is not accepted by srs (video h264, h265 with Opus); use \"h264\""),
+             "groups[0].media.video.codec: \"vp8\" is not accepted by srs (video h264, h265, av1 with Opus); use \"h264\""),
             (["target.kind=janus", "target.url=http://127.0.0.1:8088/janus", "target.janus={plugin: 'echotest'}",
               "groups[0].role=echo", "groups[1].role=echo", "groups[0].media.video.codec=h265"],
              "groups[0].media.video.codec: \"h265\" is not accepted by janus (video vp8, vp9, h264 with Opus); use \"h264\""),
+            (["target.kind=janus", "target.url=http://127.0.0.1:8088/janus", "target.janus={plugin: 'echotest'}",
+              "groups[0].role=echo", "groups[1].role=echo", "groups[0].media.video.codec=av1"],
+             "groups[0].media.video.codec: \"av1\" is not accepted by janus (video vp8, vp9, h264 with Opus); use \"h264\""),
             (["target.kind=janus", "target.url=http://127.0.0.1:8088/janus", "target.janus={plugin: 'videoroom'}",
               "groups[0].role=publisher", "groups[1].role=player"],
              "target.janus.room_id: Janus VideoRoom players (groups[1]) subscribe in a room their publishers join; set room_id to a room "
