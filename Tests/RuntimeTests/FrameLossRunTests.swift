@@ -1,0 +1,52 @@
+import Foundation
+import Report
+import Runtime
+import Scenario
+import XCTest
+
+/// Issue 19 item 4: a frame is lost only when one of its packets never came. Real calls
+/// through the built-in room server under 5 % i.i.d. receive loss (media, RTCP and resends
+/// alike): every gap is NACKed, and a frame waits while its packets may still be resent.
+final class FrameLossRunTests: XCTestCase {
+    private func runCalls(seed: Int, seconds: Int) throws -> [PeerRecord] {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("frames-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let text = """
+        { name: "frames", duration_s: \(seconds), seed: \(seed), target: { kind: "builtin-room" },
+          groups: [{ role: "pair", count: 2, arrival: { rate_per_s: 20 },
+                     media: { video: { codec: "vp8", resolution: "1280x720", fps: 30, bitrate_kbps: 2500 }, receive_timeout_s: \(seconds) },
+                     impairment: { receive: { loss_pct: 5 } } }] }
+        """
+        let runner = ScenarioRunner(loaded: try ScenarioLoader.load(text: text), options: .init(folder: out, version: "test", progress: { _ in }))
+        let (report, outcome) = runner.run()
+        XCTAssertEqual(outcome, .passed)
+        return try XCTUnwrap(report.cells.first?.peers)
+    }
+
+    /// Frames the stream's frame loss says were expected and not received.
+    private func framesLost(_ stream: StreamRecord) -> Int {
+        guard stream.frameLossPct < 100 else { return 0 }
+        let expected = Double(stream.framesReceived) / (1 - stream.frameLossPct / 100)
+        return Int((expected - Double(stream.framesReceived)).rounded())
+    }
+
+    func testWithEveryPacketRecoveredNoFrameIsLost() throws {
+        for seed in [11, 12, 13] {
+            let peers = try runCalls(seed: seed, seconds: 8)
+            XCTAssertEqual(peers.filter { $0.outcome == .completed }.count, 4, "\(peers.map { $0.failureReason ?? "" })")
+            for peer in peers {
+                for stream in peer.streams {
+                    let unrecovered = Int((stream.residualLossPct * Double(stream.packetsExpected) / 100).rounded())
+                    let lost = framesLost(stream)
+                    let about = "seed \(seed) \(peer.id) \(stream.kind): loss \(stream.lossPct) %, residual \(stream.residualLossPct) % (\(unrecovered) packets), frames \(stream.framesReceived), lost \(lost) (\(stream.frameLossPct) %), dropped late \(stream.framesDroppedLate ?? -1), incomplete \(stream.framesIncomplete ?? -1)"
+                    print(about)
+                    XCTAssertGreaterThan(stream.lossPct, 0, about)
+                    XCTAssertEqual(stream.framesDroppedLate, 0, about)
+                    XCTAssertEqual(stream.framesIncomplete, lost, about)
+                    XCTAssertLessThanOrEqual(lost, unrecovered, about)
+                }
+            }
+        }
+    }
+}
