@@ -8,8 +8,9 @@ import RTCBase
 /// or for H.264 the packet after the previous frame) to an end (marker or E bit).
 ///
 /// Frames come out in sequence order. A complete frame that follows an incomplete one
-/// waits up to `maxWait` for the older frame to complete (a NACK resend takes about a
-/// round trip); then the older incomplete frames are dropped and counted. With
+/// waits up to `maxWait` for the older frame to complete (a receiver that NACKs sets it
+/// to how long a missing packet is still asked for, which may be several round trips);
+/// then the older incomplete frames are dropped and counted. With
 /// `maxWait` zero a later complete frame drops older incomplete ones at once. A dropped
 /// frame whose missing packets all arrive afterwards counts as dropped late (the wait
 /// was too short), apart from those that stay incomplete (a packet never came). Call
@@ -76,7 +77,7 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
     /// The last few dropped spans still missing packets, oldest first.
     private var dropped: [DroppedSpan] = []
     /// How long a complete frame waits for older incomplete frames; the receiver may
-    /// lengthen it when resends take longer than it first thought.
+    /// change it as its round-trip time and resend times change.
     public var maxWait: Duration
 
     /// `capacity` (rounded up to a power of two) bounds the packets held: it must cover
