@@ -11,7 +11,23 @@ import XCTest
 /// four packets, so about one in five misses one. Video only: the frames an audio stream expects
 /// come from RTP timestamps, and it has no NACK to wait for.
 final class FrameLossRunTests: XCTestCase {
+    /// A run the harness marked saturated (its loop stalled: every peer's timers, resends
+    /// and arrivals waited together: docs/metrics.md, "Whose fault is a bad figure") says nothing about the
+    /// network and is run again, up to three times.
     private func runCalls(seed: Int, seconds: Int) throws -> [PeerRecord] {
+        for attempt in 1...3 {
+            let (outcome, peers) = try runCallsOnce(seed: seed, seconds: seconds)
+            if outcome != .harnessSaturated {
+                XCTAssertEqual(outcome, .passed)
+                return peers
+            }
+            print("seed \(seed) attempt \(attempt): harness saturated, run again")
+        }
+        XCTFail("seed \(seed): the harness was saturated in three runs; this machine is too busy to measure")
+        return []
+    }
+
+    private func runCallsOnce(seed: Int, seconds: Int) throws -> (ScenarioRunner.Outcome, [PeerRecord]) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("frames-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
@@ -24,8 +40,7 @@ final class FrameLossRunTests: XCTestCase {
         """
         let runner = ScenarioRunner(loaded: try ScenarioLoader.load(text: text), options: .init(folder: out, version: "test", progress: { _ in }))
         let (report, outcome) = runner.run()
-        XCTAssertEqual(outcome, .passed)
-        return try XCTUnwrap(report.cells.first?.peers)
+        return (outcome, try XCTUnwrap(report.cells.first?.peers))
     }
 
     /// Frames the stream's frame loss says were expected and not received.
