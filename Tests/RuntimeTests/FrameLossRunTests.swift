@@ -12,8 +12,8 @@ import XCTest
 /// come from RTP timestamps, and it has no NACK to wait for.
 final class FrameLossRunTests: XCTestCase {
     /// A run the harness marked saturated (its loop stalled: every peer's timers, resends
-    /// and arrivals waited together: docs/metrics.md, "Whose fault is a bad figure") says nothing about the
-    /// network and is run again, up to three times.
+    /// and arrivals waited together; docs/metrics.md, "Whose fault is a bad figure") says
+    /// nothing about the network and is run again, up to three times.
     private func runCalls(seed: Int, seconds: Int) throws -> [PeerRecord] {
         for attempt in 1...3 {
             let (outcome, peers) = try runCallsOnce(seed: seed, seconds: seconds)
