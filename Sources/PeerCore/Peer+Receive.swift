@@ -82,26 +82,27 @@ extension Peer {
             return
         }
         if media[index].assembler == nil {
-            // With NACK a frame waits about a round trip (the resend) plus a margin;
-            // without, nothing will fill a gap: wait only for reordering.
-            let roundTrip = rtp.roundTripTime ?? ice.stats.selectedPairRtt ?? .milliseconds(100)
             media[index].assembler = FrameAssembler(
                 depacketizer: CodecDepacketizer(codec: media[index].info.codec),
                 // 512 packets hold a 600 KB keyframe (2160p) with room for reordering;
                 // the ring costs about 64 bytes a slot for every video stream received.
-                capacity: media[index].info.codec.isVideo ? 512 : 64,
-                maxWait: media[index].info.nack ? roundTrip + configuration.frameWaitMargin : Self.reorderWait)
+                capacity: media[index].info.codec.isVideo ? 512 : 64, maxWait: Self.reorderWait)
         }
-        // Resends may take longer than a round trip (an SFU waits for the publisher's):
-        // frames wait as long as a resend has taken, up to `maxResendWait`.
-        if media[index].info.nack, let wait = media[index].assembler?.maxWait {
-            let resendWait = min(Self.maxResendWait, rtp.longestRecovery + configuration.frameWaitMargin)
-            if resendWait > wait { media[index].assembler?.maxWait = resendWait }
-        }
+        if media[index].info.nack { media[index].assembler?.maxWait = frameWait() }
         let malformedBefore = media[index].assembler?.statistics.malformedPackets ?? 0
         media[index].assembler?.insert(delivered, now: now)
         malformed.payloads += (media[index].assembler?.statistics.malformedPackets ?? 0) - malformedBefore
         drainFrames(index, now: now)
+    }
+
+    /// How long a frame of a NACKed stream waits for an older incomplete one, as a
+    /// libwebrtc receiver does (its NACK module retries a packet every round trip up to
+    /// 10 times, and its frame buffer waits while later frames cannot be decoded): while
+    /// the missing packets are still being NACKed (`RtpSession.resendWindow`), or as long
+    /// as a resend has taken plus a margin when that was longer (an SFU first waits for
+    /// the publisher's resend), never more than `maxResendWait`.
+    private func frameWait() -> Duration {
+        min(Self.maxResendWait, max(rtp.resendWindow, rtp.longestRecovery + configuration.frameWaitMargin))
     }
 
     /// The section receiving `ssrc`. Asked for every packet: an index loop reads the

@@ -52,8 +52,9 @@ public struct PeerConfiguration: Sendable {
     /// Seeds every random choice: ICE credentials and tie-breaker, SSRCs, sequence
     /// numbers, RTCP jitter. Two peers with one seed still differ by role.
     public var seed: UInt64
-    /// How long a complete frame of a NACKed stream waits for an older incomplete one
-    /// beyond the round-trip time (the resend), METRICS.md frames.
+    /// How much longer than the longest resend seen a complete frame of a NACKed stream
+    /// may wait for an older incomplete one, when that beats the NACK resend window
+    /// (`Peer+Receive.frameWait`, METRICS.md frame loss).
     public var frameWaitMargin: Duration
     /// The RTP payload budget: `mtu` minus RTP header, RTX and SRTP tag overhead.
     public var mtu: Int

@@ -36,6 +36,8 @@ public struct ReceivedStreamStats: Sendable, Equatable {
     public var keyframesCompleted: Int
     /// Incomplete frames given up after waiting (METRICS.md frame loss).
     public var framesDropped: Int
+    /// Of those, frames whose missing packets all arrived after they were given up.
+    public var framesDroppedLate: Int
 }
 
 /// One sent RTP stream.

@@ -12,4 +12,17 @@ public struct NackConfiguration: Equatable, Sendable {
     public var maxMissing = 1000
 
     public init() {}
+
+    /// The time between two NACKs of one packet: a round trip and a quarter (the resend
+    /// had its chance), at least `minimumRetryInterval`; 100 ms while no round trip is known.
+    public func retryInterval(roundTripTime: Duration?) -> Duration {
+        max(minimumRetryInterval, (roundTripTime ?? .milliseconds(100)) * 5 / 4)
+    }
+
+    /// From a packet going missing to its being given up: the first delay, then
+    /// `maxRetries` NACKs a retry interval apart, the last one's resend given its retry
+    /// interval to arrive. A frame missing that packet may be completed until then.
+    public func resendWindow(roundTripTime: Duration?) -> Duration {
+        firstDelay + retryInterval(roundTripTime: roundTripTime) * maxRetries
+    }
 }

@@ -4,8 +4,8 @@ import RTCBase
 ///
 /// A gap in sequence numbers puts the missing packets on a list. Each is NACKed
 /// `firstDelay` after it went missing (so mild reordering fills in first), then again
-/// every retry interval (the round-trip time plus a quarter, at least
-/// `minimumRetryInterval`) up to `maxRetries` times; then it is given up. The list holds
+/// every retry interval (`NackConfiguration.retryInterval`) up to `maxRetries` times;
+/// a retry interval after the last it is given up (`NackConfiguration.resendWindow`). The list holds
 /// at most `maxMissing` packets (the oldest go first).
 struct NackGenerator: Sendable {
     typealias Configuration = NackConfiguration
@@ -82,7 +82,7 @@ struct NackGenerator: Sendable {
     /// `maxRetries` times.
     mutating func due(now: Instant, roundTripTime: Duration?) -> [Int64] {
         guard let nextDue, nextDue <= now else { return [] }
-        let retry = max(configuration.minimumRetryInterval, (roundTripTime ?? .milliseconds(100)) * 5 / 4)
+        let retry = configuration.retryInterval(roundTripTime: roundTripTime)
         var due: [Int64] = []
         var kept = 0
         var earliest: Instant?

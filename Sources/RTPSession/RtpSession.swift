@@ -109,9 +109,19 @@ public struct RtpSession: Sendable {
 
     /// The round-trip time: from RTCP reports when there are any, else the smallest
     /// NACK-to-resend time of the receive streams.
+    /// Read for every received packet: a loop, where a map would allocate.
     public var roundTripTime: Duration? {
-        reportRoundTripTime ?? receiveStreams.values.compactMap(\.nackGenerator.nackResponseTime).min()
+        if let reportRoundTripTime { return reportRoundTripTime }
+        var smallest: Duration?
+        for stream in receiveStreams.values {
+            if let time = stream.nackGenerator.nackResponseTime { smallest = min(smallest ?? time, time) }
+        }
+        return smallest
     }
+
+    /// How long a missing packet is NACKed before it is given up, at the current
+    /// round-trip time (`NackConfiguration.resendWindow`): how long its frame may wait.
+    public var resendWindow: Duration { configuration.nack.resendWindow(roundTripTime: roundTripTime) }
 
     /// Queues one RTP packet of `payload` on send stream `ssrc`; false for an unknown SSRC.
     @discardableResult

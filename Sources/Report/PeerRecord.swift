@@ -105,12 +105,18 @@ public struct StreamRecord: Codable, Equatable, Sendable {
     /// METRICS.md "residual loss"). Nil in reports written before it was recorded.
     public var packetsRecovered: Int?
     public var plis: Int
+    /// Frames lost whose packets all arrived, but after the frame was given up (the
+    /// receiver did not wait long enough), and the other frames lost: a packet never came.
+    /// Nil in older reports.
+    public var framesDroppedLate: Int?
+    public var framesIncomplete: Int?
 
     public init(kind: String, codec: String, packetsReceived: Int, packetsExpected: Int, lossPct: Double, residualLossPct: Double,
                 burstMax: Int, jitterMs: Double, framesReceived: Int = 0, frameLossPct: Double = 0, fps: Double = 0,
                 freezeCount: Int = 0, freezeMs: Double = 0, harnessFreezeCount: Int? = nil, resolutionSurvival: Double? = nil, resolutions: [String: Int] = [:],
                 latencyMs: Double? = nil, psnrDb: Double? = nil, framesDecoded: Int? = nil, frameCodesRead: Int? = nil,
-                nacks: Int = 0, jitterMaxMs: Double? = nil, lossEpisodes: Int? = nil, packetsNacked: Int? = nil, packetsRecovered: Int? = nil, plis: Int = 0, ssrc: UInt32? = nil) {
+                nacks: Int = 0, jitterMaxMs: Double? = nil, lossEpisodes: Int? = nil, packetsNacked: Int? = nil, packetsRecovered: Int? = nil, plis: Int = 0, ssrc: UInt32? = nil,
+                framesDroppedLate: Int? = nil, framesIncomplete: Int? = nil) {
         self.kind = kind
         self.codec = codec
         self.ssrc = ssrc
@@ -138,6 +144,8 @@ public struct StreamRecord: Codable, Equatable, Sendable {
         self.packetsNacked = packetsNacked
         self.packetsRecovered = packetsRecovered
         self.plis = plis
+        self.framesDroppedLate = framesDroppedLate
+        self.framesIncomplete = framesIncomplete
     }
 }
 

@@ -87,19 +87,21 @@ final class ReceivedStreamObserver {
         let freezes = frames > 2 ? (count: freezeCount, ms: freezeTotal.milliseconds, harness: harnessFreezeCount)
                                  : (count: 0, ms: 0, harness: 0)
         let expected = expectedFrames()
+        let lost = max(0, expected - frames)
         let decoded = decoder?.results()
         return StreamRecord(
             kind: codec.isVideo ? "video" : "audio", codec: codec.rawValue,
             packetsReceived: Int(statistics.packetsReceived), packetsExpected: Int(statistics.packetsExpected),
             lossPct: statistics.lossPercent, residualLossPct: statistics.residualLossPercent, burstMax: statistics.burstMax,
             jitterMs: statistics.jitterMeanMs, framesReceived: frames,
-            frameLossPct: expected > 0 ? max(0, Double(expected - frames)) / Double(expected) * 100 : 0,
+            frameLossPct: expected > 0 ? Double(lost) / Double(expected) * 100 : 0,
             fps: seconds > 0 ? Double(frames - 1) / seconds : 0, freezeCount: freezes.count,
             freezeMs: freezes.ms, harnessFreezeCount: freezes.harness,
             resolutionSurvival: resolutionSurvival,
             resolutions: resolutions, latencyMs: latencySamples > 0 ? latencyTotal / Double(latencySamples) : nil,
             psnrDb: decoded?.psnrMean, framesDecoded: decoded?.decoded, frameCodesRead: decoded?.codesRead,
-            nacks: statistics.nacksSent, jitterMaxMs: statistics.jitterMaxMs, lossEpisodes: statistics.burstEpisodes, packetsNacked: statistics.packetsNacked, packetsRecovered: Int(statistics.packetsRecovered), plis: statistics.plisSent + statistics.firsSent, ssrc: statistics.ssrc)
+            nacks: statistics.nacksSent, jitterMaxMs: statistics.jitterMaxMs, lossEpisodes: statistics.burstEpisodes, packetsNacked: statistics.packetsNacked, packetsRecovered: Int(statistics.packetsRecovered), plis: statistics.plisSent + statistics.firsSent, ssrc: statistics.ssrc,
+            framesDroppedLate: rtp.framesDroppedLate, framesIncomplete: max(0, lost - rtp.framesDroppedLate))
     }
 
     /// The share of frames of known size that had the expected size (METRICS.md); nil for

@@ -51,6 +51,26 @@ final class NackTests: XCTestCase {
         XCTAssertEqual(statistics?.packetsLost, 3)
     }
 
+    /// The resend window a frame may wait for is the time the generator really NACKs a
+    /// packet: the last of its 10 NACKs is given up one retry interval after it was sent.
+    func testResendWindowEndsWhenTheLastNackIsGivenUp() {
+        var receiver = session()
+        XCTAssertEqual(receiver.resendWindow, .milliseconds(1260), "10 ms + 10 x 125 ms without a round trip")
+        for sequence: UInt16 in [0, 2] { _ = receiver.handleRtp(packet(sequence), now: ms(0)) }
+        for retry in 0..<10 { receiver.handleTimeout(now: ms(10 + 125 * Int64(retry))) }
+        XCTAssertEqual(receiver.receiveStatistics(ssrc: 0x0BBB, now: ms(1135))?.nacksSent, 10)
+        XCTAssertEqual(receiver.pollTimeout(), ms(1260))
+        receiver.handleTimeout(now: ms(1259))
+        XCTAssertEqual(receiver.receiveStatistics(ssrc: 0x0BBB, now: ms(1259))?.nackGivenUp, 0, "still awaited")
+        receiver.handleTimeout(now: ms(1260))
+        XCTAssertEqual(receiver.receiveStatistics(ssrc: 0x0BBB, now: ms(1260))?.nackGivenUp, 1)
+        var configuration = NackConfiguration()
+        XCTAssertEqual(configuration.resendWindow(roundTripTime: .milliseconds(1)), .milliseconds(210), "retries at least 20 ms apart")
+        XCTAssertEqual(configuration.resendWindow(roundTripTime: .milliseconds(40)), .milliseconds(510), "10 + 10 x 50")
+        configuration.maxRetries = 3
+        XCTAssertEqual(configuration.resendWindow(roundTripTime: .milliseconds(40)), .milliseconds(160))
+    }
+
     func testPaddingOnlyPacketsCountInSequenceButAreNotDelivered() throws {
         var receiver = session()
         var writer = ByteWriter()

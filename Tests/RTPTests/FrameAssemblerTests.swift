@@ -78,6 +78,58 @@ final class FrameAssemblerTests: XCTestCase {
         XCTAssertEqual(assembler.statistics.latePackets, 1)
     }
 
+    /// Issue 19 item 4. Frames of 3 packets every 33 ms; a round trip of 30 ms, so the
+    /// receiver NACKs a missing packet 10 ms after the gap and then every 37.5 ms, and a
+    /// frame waits the whole resend window: 10 + 10 x 37.5 = 385 ms
+    /// (`NackConfiguration.resendWindow`). Resends answering the second and the third
+    /// NACK complete their frames; one after the window is a frame dropped late; one that
+    /// never comes leaves its frame incomplete.
+    func testFramesWaitWhileTheirPacketsAreNackedAndLateOrNeverArePartedAfter() {
+        let frames = vp8Frames(count: 11, size: 3000, firstSequence: 65_530)
+        var assembler = FrameAssembler(depacketizer: Vp8Depacketizer(), maxWait: .microseconds(385_000))
+        func at(_ milliseconds: Double) -> Instant { Instant(nanoseconds: Int64(milliseconds * 1_000_000)) }
+        var delivered: [UInt32] = []
+        func advance(to milliseconds: Double) {
+            assembler.handleTimeout(now: at(milliseconds))
+            while let frame = assembler.pollFrame() { delivered.append(frame.timestamp / 3000) }
+        }
+        let lost: Set<Int> = [1, 4, 6, 9]  // each loses its middle packet
+        for index in 0..<11 {
+            for (part, packet) in frames[index].enumerated() where !(lost.contains(index) && part == 1) {
+                assembler.insert(packet, now: at(Double(index) * 33))
+            }
+            while let frame = assembler.pollFrame() { delivered.append(frame.timestamp / 3000) }
+            // Each resend: the gap opened at the frame's arrival, then 10 ms, the NACKs
+            // before the one answered 37.5 ms apart, and the 30 ms round trip.
+            switch index {
+            case 3: assembler.insert(frames[1][1], now: at(33 + 10 + 37.5 + 30))  // second NACK's answer, 110.5 ms
+            case 6: assembler.insert(frames[4][1], now: at(132 + 10 + 75 + 30))  // third NACK's answer, 247 ms
+            default: break
+            }
+            while let frame = assembler.pollFrame() { delivered.append(frame.timestamp / 3000) }
+        }
+        XCTAssertEqual(delivered, [0, 1, 2, 3, 4, 5], "frame 6's missing packet holds frames 7 to 10")
+        // Frame 7 completed at 231 ms: it gives frame 6 up at 616 ms.
+        XCTAssertEqual(assembler.pollTimeout(), at(616))
+        advance(to: 615.9)
+        XCTAssertEqual(delivered.count, 6)
+        advance(to: 616)
+        XCTAssertEqual(delivered, [0, 1, 2, 3, 4, 5, 7, 8], "frame 9 now holds frame 10 (completed at 330 ms)")
+        XCTAssertEqual(assembler.statistics.framesDropped, 1)
+        XCTAssertEqual(assembler.statistics.framesDroppedLate, 0)
+        assembler.insert(frames[6][1], now: at(700))  // too late: frame 6 was given up
+        XCTAssertEqual(assembler.statistics.framesDroppedLate, 1)
+        XCTAssertEqual(assembler.pollTimeout(), at(715))
+        advance(to: 715)
+        XCTAssertEqual(delivered, [0, 1, 2, 3, 4, 5, 7, 8, 10])
+        XCTAssertNil(assembler.pollTimeout())
+        XCTAssertEqual(assembler.statistics.framesCompleted, 9)
+        XCTAssertEqual(assembler.statistics.framesDropped, 2)
+        XCTAssertEqual(assembler.statistics.framesDroppedLate, 1, "frame 6")
+        XCTAssertEqual(assembler.statistics.framesIncomplete, 1, "frame 9: its packet never came")
+        XCTAssertEqual(assembler.statistics.latePackets, 1)
+    }
+
     func testLostFirstPacketIsRecoveredByResendBeforeNextFrame() {
         let frames = vp8Frames(count: 2, size: 3000, firstSequence: 7)
         var assembler = FrameAssembler(depacketizer: Vp8Depacketizer())

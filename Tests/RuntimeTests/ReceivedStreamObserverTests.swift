@@ -16,7 +16,7 @@ final class ReceivedStreamObserverTests: XCTestCase {
 
     private func record(_ observer: ReceivedStreamObserver) -> (count: Int, ms: Double) {
         let stats = ReceivedStreamStats(mid: "0", codec: .opus, rtp: ReceiveStreamStatistics(ssrc: 1), framesCompleted: 0,
-                                        keyframesCompleted: 0, framesDropped: 0)
+                                        keyframesCompleted: 0, framesDropped: 0, framesDroppedLate: 0)
         let record = observer.record(stats)
         return (record.freezeCount, record.freezeMs)
     }

@@ -8,9 +8,12 @@ import RTCBase
 /// or for H.264 the packet after the previous frame) to an end (marker or E bit).
 ///
 /// Frames come out in sequence order. A complete frame that follows an incomplete one
-/// waits up to `maxWait` for the older frame to complete (a NACK resend takes about a
-/// round trip); then the older incomplete frames are dropped and counted. With
-/// `maxWait` zero a later complete frame drops older incomplete ones at once. Call
+/// waits up to `maxWait` for the older frame to complete (a receiver that NACKs sets it
+/// to how long a missing packet is still asked for, which may be several round trips);
+/// then the older incomplete frames are dropped and counted. With
+/// `maxWait` zero a later complete frame drops older incomplete ones at once. A dropped
+/// frame whose missing packets all arrive afterwards counts as dropped late (the wait
+/// was too short), apart from those that stay incomplete (a packet never came). Call
 /// `insert` per packet and `handleTimeout(now:)` at `pollTimeout()`, then `pollFrame()`
 /// until nil.
 public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
@@ -20,13 +23,31 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
         public var keyframesCompleted = 0
         /// Incomplete frames dropped because a later frame completed and waited them out.
         public var framesDropped = 0
+        /// Dropped frames whose missing packets all arrived after they were given up.
+        public var framesDroppedLate = 0
         public var duplicatePackets = 0
         /// Packets of frames already delivered or dropped.
         public var latePackets = 0
         public var malformedPackets = 0
         /// Packets pushed out of the ring by much newer ones.
         public var evictedPackets = 0
+
+        /// Dropped frames not (yet) made whole by late packets.
+        public var framesIncomplete: Int { max(0, framesDropped - framesDroppedLate) }
     }
+
+    /// Frames dropped together and the packets they were missing: when those all arrive
+    /// late, the frames were dropped late.
+    private struct DroppedSpan: Sendable {
+        var missing: [Int64]
+        /// One per frame: of the dropped packets and of the late ones.
+        var timestamps: [UInt32]
+    }
+
+    /// Spans remembered at most, and packets missing from one: larger gaps are losses
+    /// no wait would have saved.
+    private static var spansKept: Int { 8 }
+    private static var missingKept: Int { 32 }
 
     private struct Slot: Sendable {
         var sequence: Int64
@@ -53,8 +74,10 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
     /// Complete frames not yet delivered, in sequence order.
     private var pending: [Pending] = []
     private var ready: [AssembledFrame] = []
+    /// The last few dropped spans still missing packets, oldest first.
+    private var dropped: [DroppedSpan] = []
     /// How long a complete frame waits for older incomplete frames; the receiver may
-    /// lengthen it when resends take longer than it first thought.
+    /// change it as its round-trip time and resend times change.
     public var maxWait: Duration
 
     /// `capacity` (rounded up to a power of two) bounds the packets held: it must cover
@@ -76,6 +99,7 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
         let sequence = unwrapper.unwrap(packet.sequenceNumber)
         if let lastCompleted, sequence <= lastCompleted {
             statistics.latePackets += 1
+            if !dropped.isEmpty { arrivedLate(sequence, timestamp: packet.timestamp) }
             return
         }
         if pending.contains(where: { $0.frame.firstSequence <= sequence && sequence <= $0.frame.lastSequence }) {
@@ -209,18 +233,40 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
         return nil
     }
 
-    /// Drops the buffered packets before `start`, counting the frames they belonged to.
+    /// Drops the buffered packets before `start`, counting the frames they belonged to
+    /// and remembering which packets they were missing.
     private mutating func dropOlder(than start: Int64) {
         let from = max(lastCompleted.map { $0 + 1 } ?? start - mask, start - mask)
-        var previousTimestamp: UInt32?
+        var span = DroppedSpan(missing: [], timestamps: [])
+        // Without a delivered frame before, the span begins at its first buffered packet.
+        var seenFirst = lastCompleted != nil
         var current = from
         while current < start {
-            if let dropped = slot(current) {
-                if dropped.timestamp != previousTimestamp { statistics.framesDropped += 1 }
-                previousTimestamp = dropped.timestamp
+            if let packet = slot(current) {
+                if packet.timestamp != span.timestamps.last {
+                    statistics.framesDropped += 1
+                    span.timestamps.append(packet.timestamp)
+                }
                 slots[Int(current & mask)] = nil
+                seenFirst = true
+            } else if seenFirst, span.missing.count <= Self.missingKept {
+                span.missing.append(current)
             }
             current += 1
         }
+        guard !span.missing.isEmpty, span.missing.count <= Self.missingKept else { return }
+        if dropped.count == Self.spansKept { dropped.removeFirst() }
+        dropped.append(span)
+    }
+
+    /// A packet of a frame already given up arrived: when it was the last one its span
+    /// missed, that span's frames were dropped late.
+    private mutating func arrivedLate(_ sequence: Int64, timestamp: UInt32) {
+        guard let index = dropped.firstIndex(where: { $0.missing.contains(sequence) }) else { return }
+        dropped[index].missing.removeAll { $0 == sequence }
+        if !dropped[index].timestamps.contains(timestamp) { dropped[index].timestamps.append(timestamp) }
+        guard dropped[index].missing.isEmpty else { return }
+        statistics.framesDroppedLate += dropped[index].timestamps.count
+        dropped.remove(at: index)
     }
 }
