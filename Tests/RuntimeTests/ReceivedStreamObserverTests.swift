@@ -14,10 +14,13 @@ final class ReceivedStreamObserverTests: XCTestCase {
                       lastArrival: Instant(nanoseconds: Int64(milliseconds) * 1_000_000))
     }
 
+    private func stats(_ codec: PeerCodec) -> ReceivedStreamStats {
+        ReceivedStreamStats(mid: "0", codec: codec, rtp: ReceiveStreamStatistics(ssrc: 1), framesCompleted: 0,
+                            keyframesCompleted: 0, framesDropped: 0, framesDroppedLate: 0)
+    }
+
     private func record(_ observer: ReceivedStreamObserver) -> (count: Int, ms: Double) {
-        let stats = ReceivedStreamStats(mid: "0", codec: .opus, rtp: ReceiveStreamStatistics(ssrc: 1), framesCompleted: 0,
-                                        keyframesCompleted: 0, framesDropped: 0, framesDroppedLate: 0)
-        let record = observer.record(stats)
+        let record = observer.record(stats(.opus))
         return (record.freezeCount, record.freezeMs)
     }
 
@@ -50,9 +53,7 @@ final class ReceivedStreamObserverTests: XCTestCase {
             // 990 ms -> 1290 ms spans the stall; 2247 ms -> 2647 ms spans none.
             t += index == 30 ? 300 : index == 60 ? 400 : 33
         }
-        let stats = ReceivedStreamStats(mid: "0", codec: .vp8, rtp: ReceiveStreamStatistics(ssrc: 1), framesCompleted: 0,
-                                        keyframesCompleted: 0, framesDropped: 0)
-        let record = observer.record(stats)
+        let record = observer.record(stats(.vp8))
         XCTAssertEqual(record.harnessFreezeCount, 1)
         XCTAssertEqual(record.freezeCount, 1)
         XCTAssertEqual(record.freezeMs, 400, accuracy: 0.001, "the harness's 300 ms are not in the freeze time")
