@@ -61,7 +61,7 @@ extension Peer {
                 received.append(ReceivedStreamStats(
                     mid: info.mid, codec: info.codec, rtp: statistics, framesCompleted: frames?.framesCompleted ?? 0,
                     keyframesCompleted: frames?.keyframesCompleted ?? 0, framesDropped: frames?.framesDropped ?? 0,
-                    framesDroppedLate: frames?.framesDroppedLate ?? 0))
+                    framesDroppedLate: frames?.framesDroppedLate ?? 0, framesStalled: section.assembler?.framesStalled(now: now) ?? 0))
             }
             if let ssrc = info.localSsrc, let counters = rtp.sendCounters(ssrc: ssrc), let offset = rtp.sendTimestampOffset(ssrc: ssrc) {
                 sent.append(SentStreamStats(mid: info.mid, codec: info.codec, ssrc: ssrc, frames: section.framesSent, counters: counters,

@@ -86,7 +86,10 @@ final class ReceivedStreamObserver {
         if let firstArrival, let lastArrival { seconds = (lastArrival - firstArrival).milliseconds / 1000 }
         let freezes = frames > 2 ? (count: freezeCount, ms: freezeTotal.milliseconds, harness: harnessFreezeCount)
                                  : (count: 0, ms: 0, harness: 0)
-        let expected = expectedFrames()
+        // At least every frame seen plus every frame the assembler gave up or still holds
+        // past its wait: those after the last complete frame lie outside the timestamps'
+        // span (a stream in which no frame completes any more).
+        let expected = max(expectedFrames(), frames + rtp.framesDropped + rtp.framesStalled)
         let lost = max(0, expected - frames)
         let decoded = decoder?.results()
         return StreamRecord(

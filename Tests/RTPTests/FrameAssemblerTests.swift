@@ -64,6 +64,24 @@ final class FrameAssemblerTests: XCTestCase {
         XCTAssertEqual(assembler.statistics.framesCompleted, 2)
     }
 
+    /// A stream in which no frame completes any more (a trickle of packets through a link
+    /// far below its bitrate): nothing later gives the incomplete frames up, so they are
+    /// counted as stalled once their newest packet is older than the wait, and not before.
+    func testIncompleteFramesNothingGivesUpAreStalledAfterTheWait() {
+        let frames = vp8Frames(count: 4, size: 3000, firstSequence: 500)  // 3 packets each
+        var assembler = FrameAssembler(depacketizer: Vp8Depacketizer(), maxWait: .milliseconds(100))
+        for (index, frame) in frames.enumerated() {
+            // Frame 3's packets arrive at 100 ms; frames 0-2 at 0, 33 and 66 ms; each lacks its middle packet.
+            assembler.insert(frame[0], now: Instant(nanoseconds: Int64(index) * 33_000_000))
+            assembler.insert(frame[2], now: Instant(nanoseconds: Int64(index) * 33_000_000 + 1_000_000))
+        }
+        XCTAssertNil(assembler.pollFrame())
+        XCTAssertEqual(assembler.statistics.framesDropped, 0, "no later frame completed to drop them")
+        XCTAssertEqual(assembler.framesStalled(now: Instant(nanoseconds: 100_000_000)), 0, "all within the wait")
+        XCTAssertEqual(assembler.framesStalled(now: Instant(nanoseconds: 135_000_000)), 2, "frames 0 and 1 waited over 100 ms")
+        XCTAssertEqual(assembler.framesStalled(now: Instant(nanoseconds: 1_000_000_000)), 4)
+    }
+
     func testLaterFrameGivesUpOnOlderAfterMaxWait() {
         let frames = vp8Frames(count: 2, size: 3000, firstSequence: 10)
         var assembler = FrameAssembler(depacketizer: Vp8Depacketizer(), maxWait: .milliseconds(100))

@@ -406,7 +406,7 @@ final class CallRunTests: XCTestCase {
         }
         let starved = try video(rateKbps: 400)
         let ample = try video(rateKbps: 10_000)
-        print("rate 400 kbps: loss \(starved.lossPct) %, freezes \(starved.freezeCount); 10 Mbps: loss \(ample.lossPct) %, freezes \(ample.freezeCount)")
+        print("rate 400 kbps: loss \(starved.lossPct) %, frame loss \(starved.frameLossPct) %, freezes \(starved.freezeCount); 10 Mbps: loss \(ample.lossPct) %, freezes \(ample.freezeCount)")
         XCTAssertGreaterThan(starved.lossPct, 5, "a 1.2 Mbps stream through 400 kbps loses packets")
         XCTAssertGreaterThan(starved.freezeCount, 0, "and its picture stalls")
         XCTAssertGreaterThan(starved.frameLossPct, 10)

@@ -133,6 +133,16 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
         release(now: now)
     }
 
+    /// Incomplete frames (distinct timestamps of buffered packets) whose newest packet
+    /// arrived more than `maxWait` before `now`: frames no later complete frame has given up
+    /// yet, as in a stream where none completes any more. Walks the ring: for reports, not
+    /// per packet.
+    public func framesStalled(now: Instant) -> Int {
+        var newest: [UInt32: Instant] = [:]
+        for case let slot? in slots { newest[slot.timestamp] = max(newest[slot.timestamp] ?? slot.arrival, slot.arrival) }
+        return newest.values.filter { now - $0 > maxWait }.count
+    }
+
     /// Delivers frames that waited `maxWait` for older incomplete ones.
     public mutating func handleTimeout(now: Instant) { release(now: now) }
 
