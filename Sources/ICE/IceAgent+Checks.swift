@@ -60,14 +60,11 @@ extension IceAgent {
     }
 
     /// libwebrtc repeats a check by pinging the pair again at the next slot, not by STUN
-    /// retransmission: while no pair is selected, the unanswered pair pinged least
-    /// recently; once one is, the controlling agent pings the selected pair until its
-    /// nomination is answered.
+    /// retransmission: while no pair is selected (or, after an ICE restart, none of the new
+    /// ones), the unanswered pair pinged least recently; once one is, the controlling agent
+    /// pings the selected pair until its nomination is answered.
     func pairToPingAgain() -> Int? {
-        if let selected {
-            guard role == .controlling, let index = selected.pair, !pairs[index].nominated else { return nil }
-            return index
-        }
+        if let index = selected?.pair { return role == .controlling && !pairs[index].nominated ? index : nil }
         return pairs.indices.filter { pairs[$0].state == .inProgress }
             .min { (pairs[$0].lastCheckSent ?? .zero) < (pairs[$1].lastCheckSent ?? .zero) }
     }
