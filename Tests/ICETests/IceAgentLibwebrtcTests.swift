@@ -78,6 +78,41 @@ final class IceAgentLibwebrtcTests: XCTestCase {
         XCTAssertEqual(connectedAt, Setup.seconds(0.164))
     }
 
+    /// After an ICE restart the old path stays selected (without a pair of the new check
+    /// list): a lost check on a new pair is still repeated at the next ping slot.
+    func testAfterAnIceRestartALostCheckIsPingedAgain() throws {
+        var network = Setup.network(options: IceAgentOptions())
+        network.run(until: Setup.seconds(3))
+        XCTAssertEqual(network.agent(0)?.state, .completed)
+        let restartAt = network.now
+        let newA = IceCredentials(ufrag: "AAA2", pwd: "AAAAAAAAAAAAAAAAAAAAAAA2")
+        let newB = IceCredentials(ufrag: "BBB2", pwd: "BBBBBBBBBBBBBBBBBBBBBBB2")
+        network.withAgent(0) { $0.restart(localCredentials: newA, now: restartAt) }
+        network.withAgent(1) { $0.restart(localCredentials: newB, now: restartAt) }
+        let a = try XCTUnwrap(network.agent(0))
+        let b = try XCTUnwrap(network.agent(1))
+        network.withAgent(0) { Setup.signal(from: b, to: &$0) }
+        network.withAgent(1) { Setup.signal(from: a, to: &$0) }
+        // B's new checks are all lost, and so is A's first: only A pinging again can
+        // make a new pair valid.
+        var lostFromA: [TransactionID] = []
+        network.drop = { transmit in
+            guard let message = try? StunMessage.decode(transmit.payload), message.messageClass == .request else { return false }
+            if message.username?.hasPrefix("AAA2:") == true { return true }
+            guard message.username?.hasPrefix("BBB2:") == true, lostFromA.isEmpty else { return false }
+            lostFromA.append(message.transactionID)
+            return true
+        }
+        network.run(until: Setup.seconds(10))
+        XCTAssertEqual(lostFromA.count, 1)
+        let reselected = network.nodes[0].events.filter { entry in
+            if case .selectedPairChanged = entry.event { return entry.at > restartAt }
+            return false
+        }
+        // The lost check at the restart, the next 48 ms later, answered 20 ms after that.
+        XCTAssertEqual(reselected.first?.at, restartAt + .milliseconds(68))
+    }
+
     func testUnreachableRemoteFailsFifteenSecondsAfterTheFirstUnansweredCheck() throws {
         var network = Setup.network(options: IceAgentOptions())
         network.drop = { $0.source == Setup.addressB }
