@@ -1,7 +1,8 @@
 import RTCBase
 import STUN
 
-/// Connectivity checks (RFC 8445 6.1.4, 7.2), their answers (7.2.5) and nomination (8.1).
+/// Connectivity checks (RFC 8445 6.1.4, 7.2), their answers (7.2.5) and nomination (8.1),
+/// with libwebrtc's variations under `IceProfile.libwebrtc`.
 extension IceAgent {
     /// Retransmits and times out requests, sends the next paced check, nominates, runs
     /// consent freshness and updates the connection state.
@@ -17,10 +18,18 @@ extension IceAgent {
             emit(entry.transmit)
         }
         for purpose in timedOut {
-            if case .check(let pair, let nominate, _, let checkGeneration) = purpose, checkGeneration == generation {
+            guard case .check(let pair, let nominate, _, let checkGeneration) = purpose, checkGeneration == generation else { continue }
+            switch options.profile {
+            case .rfc8445:
                 pairs[pair].state = .failed
                 // A nomination that got no answer at all is tried again.
                 if nominate && !options.aggressiveNomination { nominationStarted = false }
+            case .libwebrtc:
+                // The oldest unanswered check of a pair nothing answered since: the pair is dead.
+                guard !pairs[pair].valid else { continue }
+                pairs[pair].state = .failed
+                let current = generation
+                transactions.cancel { if case .check(pair, _, _, current) = $0 { true } else { false } }
             }
         }
         startNominationIfReady(now: now)
@@ -38,20 +47,41 @@ extension IceAgent {
     var hasCheckToSend: Bool { remoteCredentials != nil && nextPairToCheck() != nil }
 
     /// The triggered-check queue first, then the highest-priority Waiting pair, then a
-    /// Frozen pair whose foundation has nothing Waiting or In-Progress (6.1.4.2).
+    /// Frozen pair whose foundation has nothing Waiting or In-Progress (6.1.4.2); under
+    /// libwebrtc then a pair to ping again.
     func nextPairToCheck() -> Int? {
         if let first = triggered.first(where: needsTriggeredCheck) { return first }
         let waiting = pairs.indices.filter { pairs[$0].state == .waiting }
         if let best = waiting.max(by: { pairs[$0].priority < pairs[$1].priority }) { return best }
         let busy = Set(pairs.filter { $0.state == .waiting || $0.state == .inProgress }.map(\.foundation))
-        return pairs.indices.filter { pairs[$0].state == .frozen && !busy.contains(pairs[$0].foundation) }
+        let frozen = pairs.indices.filter { pairs[$0].state == .frozen && !busy.contains(pairs[$0].foundation) }
             .max { pairs[$0].priority < pairs[$1].priority }
+        return frozen ?? (options.profile == .libwebrtc ? pairToPingAgain() : nil)
+    }
+
+    /// libwebrtc repeats a check by pinging the pair again at the next slot, not by STUN
+    /// retransmission: while no pair is selected (or, after an ICE restart, none of the new
+    /// ones), the unanswered pair pinged least recently; once one is, the controlling agent
+    /// pings the selected pair until its nomination is answered.
+    func pairToPingAgain() -> Int? {
+        if let index = selected?.pair { return role == .controlling && !pairs[index].nominated ? index : nil }
+        return pairs.indices.filter { pairs[$0].state == .inProgress }
+            .min { (pairs[$0].lastCheckSent ?? .zero) < (pairs[$1].lastCheckSent ?? .zero) }
+    }
+
+    /// libwebrtc's semi-aggressive nomination by the controlling agent: USE-CANDIDATE on
+    /// every check while no pair is selected, then on checks of the selected pair or of a
+    /// better one; against an ice-lite agent only on the selected pair's checks.
+    func nominatesSemiAggressively(_ index: Int) -> Bool {
+        guard options.profile == .libwebrtc else { return false }
+        guard let chosen = selected?.pair else { return !remoteIsLite }
+        return index == chosen || (!remoteIsLite && pairs[index].priority > pairs[chosen].priority)
     }
 
     /// A queued triggered check is moot once the pair succeeded (an answer to a cancelled
-    /// check arrived meanwhile), unless it is to carry the nomination.
+    /// check arrived meanwhile), unless it is to carry a nomination not yet answered.
     func needsTriggeredCheck(_ index: Int) -> Bool {
-        pairs[index].state != .succeeded || nominationPending.contains(index)
+        pairs[index].state != .succeeded || (nominationPending.contains(index) && !pairs[index].nominated)
     }
 
     /// Sends a Binding request on `pair` (RFC 8445 7.2.2): USERNAME, PRIORITY of a
@@ -61,7 +91,8 @@ extension IceAgent {
         guard let remoteCredentials else { return }
         let local = localCandidates[pairs[index].local]
         let remote = remoteCandidates[pairs[index].remote]
-        let nominate = role == .controlling && (options.aggressiveNomination || nominationPending.remove(index) != nil)
+        let nominate = role == .controlling
+            && (options.aggressiveNomination || nominationPending.remove(index) != nil || nominatesSemiAggressively(index))
         let id = TransactionID(using: &generator)
         var request = StunMessage(method: .binding, messageClass: .request, transactionID: id, attributes: [
             .username("\(remoteCredentials.ufrag):\(localCredentials.ufrag)"),
@@ -72,9 +103,12 @@ extension IceAgent {
         let key = StunKey.shortTerm(password: remoteCredentials.pwd)
         let transmit = Transmit(destination: remote.address, source: local.base, payload: request.encode(integrityKey: key, fingerprint: true))
         let purpose = Purpose.check(pair: index, nominate: nominate, asControlling: role == .controlling, generation: generation)
-        transactions.start(id, purpose: purpose, transmit: transmit, now: now)
+        transactions.start(id, purpose: purpose, transmit: transmit, now: now,
+                           onceFor: options.profile == .libwebrtc ? options.unansweredPairTimeout : nil)
         emit(transmit)
-        pairs[index].state = .inProgress
+        // libwebrtc pings a valid pair again (to nominate it) without making it unusable.
+        if options.profile == .rfc8445 || !pairs[index].valid { pairs[index].state = .inProgress }
+        pairs[index].lastCheckSent = now
         stats.checksSent += 1
         lastCheckAt = now
         if state == .new { setState(.checking, .checksStarted) }
@@ -141,10 +175,8 @@ extension IceAgent {
             pairs[other].state = .waiting
         }
         if firstValidAt == nil { firstValidAt = now }
-        if nominated || (role == .controlled && pairs[index].nominateOnSuccess) {
-            pairs[index].nominated = true
-            updateSelection(now: now)
-        }
+        if nominated || (role == .controlled && pairs[index].nominateOnSuccess) { pairs[index].nominated = true }
+        updateSelection(now: now)
         startNominationIfReady(now: now)
     }
 
@@ -152,7 +184,9 @@ extension IceAgent {
     /// succeed, or `nominationDelay` after the first valid pair, the controlling agent
     /// checks the best valid pair again with USE-CANDIDATE.
     mutating func startNominationIfReady(now: Instant) {
-        guard role == .controlling, !options.aggressiveNomination, !nominationStarted, let firstValidAt else { return }
+        guard options.profile == .rfc8445, role == .controlling, !options.aggressiveNomination, !nominationStarted,
+              let firstValidAt
+        else { return }
         guard let best = pairs.indices.filter({ pairs[$0].valid }).max(by: { pairs[$0].priority < pairs[$1].priority }) else { return }
         let pending = pairs.contains { pair in
             pair.priority > pairs[best].priority && [.frozen, .waiting, .inProgress].contains(pair.state)
@@ -163,13 +197,26 @@ extension IceAgent {
         triggered.insert(best, at: 0)
     }
 
-    /// Selects the highest-priority nominated valid pair (RFC 8445 8.1.1) and reports it.
+    /// Selects the highest-priority nominated valid pair (RFC 8445 8.1.1) and reports it;
+    /// under libwebrtc the best valid pair, nominated ones first (data may flow on a valid
+    /// pair, RFC 8445 7.2.5.3.2).
     mutating func updateSelection(now: Instant) {
         guard let remoteCredentials,
-              let best = pairs.indices.filter({ pairs[$0].nominated && pairs[$0].valid })
-                .max(by: { pairs[$0].priority < pairs[$1].priority }),
-              selected?.pair != best
+              let best = pairs.indices.filter({ pairs[$0].valid && (pairs[$0].nominated || options.profile == .libwebrtc) })
+                .max(by: { (pairs[$0].nominated ? 1 : 0, pairs[$0].priority) < (pairs[$1].nominated ? 1 : 0, pairs[$1].priority) })
         else { return }
+        let wasNominated = selected?.pair == best && selected?.nominated == true
+        if selected?.pair != best { select(best, remoteCredentials: remoteCredentials, now: now) }
+        guard pairs[best].nominated, !wasNominated else { return }
+        selected?.nominated = true
+        // 8.1.2: with a nominated pair, Waiting and Frozen pairs are not checked any more.
+        for index in pairs.indices where pairs[index].state == .waiting || pairs[index].state == .frozen {
+            pairs[index].state = .failed
+        }
+    }
+
+    /// Makes pair `best` the one media goes over and reports it.
+    private mutating func select(_ best: Int, remoteCredentials: IceCredentials, now: Instant) {
         let pair = pairs[best]
         let local = localCandidates[pair.local]
         let remote = remoteCandidates[pair.remote]
@@ -182,11 +229,7 @@ extension IceAgent {
         stats.selectedPairRtt = pair.rtt
         events.append(.selectedPairChanged(local: local, remote: remote))
         if local.type == .relay { turnChannel(relay: local.address, peer: remote.address, now: now) }
-        if state != .completed { setState(.connected, .pairNominated) }
-        // 8.1.2: with a nominated pair, Waiting and Frozen pairs are not checked any more.
-        for index in pairs.indices where pairs[index].state == .waiting || pairs[index].state == .frozen {
-            pairs[index].state = .failed
-        }
+        if state != .completed { setState(.connected, pair.nominated ? .pairNominated : .pairValid) }
     }
 
     mutating func recordRtt(_ rtt: Duration, pair: Int?) {
@@ -198,7 +241,7 @@ extension IceAgent {
     /// Connected becomes completed when checks are over (RFC 8445 8.1.2); failed when every
     /// pair failed and no more candidates will come.
     mutating func updateState() {
-        if state == .connected, selected?.pair != nil, checksFinished {
+        if state == .connected, selected?.pair != nil, selected?.nominated == true, checksFinished {
             setState(.completed, .checksFinished)
         } else if selected == nil, checksFinished, !pairs.isEmpty, pairs.allSatisfy({ $0.state == .failed }), state == .checking {
             setState(.failed, .allPairsFailed)

@@ -67,6 +67,8 @@ public struct IceAgent: Sendable {
         var lastResponse: Instant
         var nextConsent: Instant
         var disconnected = false
+        /// The pair is nominated (libwebrtc selects a pair before nominating it).
+        var nominated = false
     }
 
     /// An agent with its own credentials and tie-breaker (RFC 8445 5.3, 6.1.1).
@@ -202,7 +204,8 @@ public struct IceAgent: Sendable {
             if lastCheckAt == nil { consider(lastNow) }
         }
         turnClients.forEach { consider($0.pollTimeout()) }
-        if role == .controlling, !options.aggressiveNomination, !nominationStarted, let firstValidAt {
+        if options.profile == .rfc8445, role == .controlling, !options.aggressiveNomination, !nominationStarted,
+           let firstValidAt {
             consider(firstValidAt + options.nominationDelay)
         }
         if let selected, state != .failed {

@@ -20,6 +20,8 @@ struct IceCandidatePair: Sendable {
     /// The type of the local candidate the remote saw (host, srflx or prflx), from the
     /// XOR-MAPPED-ADDRESS of the success response.
     var mappedType: IceCandidateType?
+    /// When the last check on it went out (libwebrtc pings the least recently pinged first).
+    var lastCheckSent: Instant?
     /// Round-trip time of the last check or consent request answered without retransmission.
     var rtt: Duration?
 

@@ -2,6 +2,8 @@
 public enum IceStateReason: String, Sendable {
     case checksStarted = "connectivity checks started"
     case pairNominated = "a candidate pair was nominated"
+    /// libwebrtc profile: a pair is used on its first successful check, before nomination.
+    case pairValid = "a candidate pair answered a check"
     case checksFinished = "all checks finished"
     case consentMissing = "no consent response for a while"
     case consentRestored = "consent responses resumed"

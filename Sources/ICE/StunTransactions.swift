@@ -3,7 +3,8 @@ import STUN
 
 /// Outstanding STUN requests and their retransmission over UDP (RFC 8489 6.2.1): sent at
 /// 0, RTO, 3 RTO, 7 RTO ... up to `maxTransmissions` times, then given up `lastWaitFactor`
-/// RTOs after the last send. `Purpose` says what the caller does with the answer.
+/// RTOs after the last send; or sent once and given up after a fixed wait (libwebrtc's
+/// connectivity checks). `Purpose` says what the caller does with the answer.
 struct StunTransactions<Purpose: Sendable>: Sendable {
     struct Entry: Sendable {
         var purpose: Purpose
@@ -11,6 +12,8 @@ struct StunTransactions<Purpose: Sendable>: Sendable {
         var firstSent: Instant
         var deadline: Instant
         var sends: Int
+        /// Sent once, never retransmitted: times out at `deadline`.
+        var once = false
         /// Cancelled: no more retransmissions, and no timeout reported (RFC 8445 7.3.1.4);
         /// a late answer is still accepted until the deadline.
         var cancelled = false
@@ -27,9 +30,11 @@ struct StunTransactions<Purpose: Sendable>: Sendable {
         self.lastWaitFactor = lastWaitFactor
     }
 
-    /// Records a request that the caller sends now.
-    mutating func start(_ id: TransactionID, purpose: Purpose, transmit: Transmit, now: Instant) {
-        entries[id] = Entry(purpose: purpose, transmit: transmit, firstSent: now, deadline: now + delay(afterSend: 1), sends: 1)
+    /// Records a request that the caller sends now: retransmitted by the schedule, or, with
+    /// `onceFor`, never retransmitted and given up that long after.
+    mutating func start(_ id: TransactionID, purpose: Purpose, transmit: Transmit, now: Instant, onceFor wait: Duration? = nil) {
+        entries[id] = Entry(purpose: purpose, transmit: transmit, firstSent: now, deadline: now + (wait ?? delay(afterSend: 1)),
+                            sends: 1, once: wait != nil)
     }
 
     /// Removes and returns the transaction a response answers.
@@ -50,7 +55,7 @@ struct StunTransactions<Purpose: Sendable>: Sendable {
         var stopped: [Purpose] = []
         for (id, entry) in entries where matches(entry.purpose) && !entry.cancelled {
             entries[id]?.cancelled = true
-            entries[id]?.deadline = entry.firstSent + timeout
+            if !entry.once { entries[id]?.deadline = entry.firstSent + timeout }
             stopped.append(entry.purpose)
         }
         return stopped
@@ -80,7 +85,7 @@ struct StunTransactions<Purpose: Sendable>: Sendable {
         for (id, entry) in entries where entry.deadline <= now {
             if entry.cancelled {
                 entries[id] = nil
-            } else if entry.sends >= maxTransmissions {
+            } else if entry.once || entry.sends >= maxTransmissions {
                 entries[id] = nil
                 timedOut.append((id, entry.purpose))
             } else {

@@ -4,6 +4,11 @@ public struct BrowserStats: Codable, Equatable, Sendable {
     /// `navigator.userAgent`, which names the browser's version.
     public var userAgent: String
     public var streams: [Stream]
+    /// The browser's own setup phases, as rtcswarm's `ice_ms` and `dtls_ms` are defined:
+    /// from applying the remote description to `iceConnectionState` "connected" (its
+    /// transport usable), and from then to `connectionState` "connected" (DTLS done).
+    public var iceMs: Double?
+    public var dtlsMs: Double?
 
     public struct Stream: Codable, Equatable, Sendable {
         /// `inbound` (the browser received it) or `outbound` (the browser sent it).

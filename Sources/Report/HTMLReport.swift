@@ -17,7 +17,7 @@ public enum HTMLReport {
         .charts svg{border:1px solid #ddd;background:#fff}
         </style></head><body>
         <h1>\(Format.escape(report.scenarioName))</h1>
-        <p>rtcswarm \(Format.escape(report.rtcswarmVersion)), started \(Format.escape(report.startedAt)), \(Format.number(report.durationS)) s, seed \(report.seed)\(Format.escape(report.targetVersion.map { ", target \($0)" } ?? ""))</p>
+        <p>rtcswarm \(Format.escape(report.rtcswarmVersion)), started \(Format.escape(report.startedAt)), \(Format.number(report.durationS)) s, seed \(report.seed)\(Format.escape(report.targetVersion.map { ", target \($0)" } ?? ""))\(Format.escape(report.iceProfile.map { ", ICE profile \($0)" } ?? ""))</p>
         <p class="verdict \(report.passed ? "pass" : "fail")">\(Format.escape(MarkdownSummary.verdict(report)))</p>
 
         """

@@ -4,7 +4,7 @@ public enum MarkdownSummary {
     public static func render(_ report: RunReport) -> String {
         var lines = ["# \(report.scenarioName)", ""]
         lines.append("rtcswarm \(report.rtcswarmVersion), started \(report.startedAt), \(Format.number(report.durationS)) s, seed \(report.seed)"
-                     + (report.targetVersion.map { ", target \($0)" } ?? ""))
+                     + (report.targetVersion.map { ", target \($0)" } ?? "") + (report.iceProfile.map { ", ICE profile \($0)" } ?? ""))
         lines.append("")
         lines.append("**\(verdict(report))**")
         lines.append("")

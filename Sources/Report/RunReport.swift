@@ -31,6 +31,9 @@ public struct RunReport: Codable, Equatable, Sendable {
     /// rtcswarm for the built-in room server); nil when it does not say (other room
     /// servers, WHIP/WHEP endpoints) or did not answer.
     public var targetVersion: String?
+    /// The ICE profile the peers followed (`ice.profile`: "libwebrtc", "rfc8445"; groups
+    /// that differ are listed with a comma), which `ice_ms` and `setup_ms` depend on.
+    public var iceProfile: String?
     /// The coordinator process's own cost when the peers ran in `rtcswarm worker` children
     /// (nil when they ran in its process: the worker row is then the whole tool).
     public var coordinator: CoordinatorReport?

@@ -34,8 +34,9 @@ enum BrowserPeerPage {
       return navigator.mediaDevices.getUserMedia({ audio: query.get("audio") !== "0", video });
     }
 
-    /// One figure per inbound-rtp and outbound-rtp stream, with the names BrowserStats reads.
-    async function figures(pc) {
+    /// One figure per inbound-rtp and outbound-rtp stream, and the setup phases timed in
+    /// `at`, with the names BrowserStats reads.
+    async function figures(pc, at) {
       const report = await pc.getStats();
       const streams = [];
       report.forEach(s => {
@@ -50,7 +51,8 @@ enum BrowserPeerPage {
           jitterMs: s.jitter === undefined ? undefined : s.jitter * 1000,
           retransmittedPackets: inbound ? s.retransmittedPacketsReceived : s.retransmittedPacketsSent });
       });
-      return { userAgent: navigator.userAgent, streams };
+      const phase = (from, to) => at[from] === undefined || at[to] === undefined ? undefined : at[to] - at[from];
+      return { userAgent: navigator.userAgent, streams, iceMs: phase("remote", "ice"), dtlsMs: phase("ice", "dtls") };
     }
 
     function call(room, media) {
@@ -58,6 +60,8 @@ enum BrowserPeerPage {
       const send = data => ws.send(JSON.stringify({ event: "message", room, data }));
       let pc = null;
       let queue = Promise.resolve();
+      // performance.now() when the remote description was applied, ICE became usable, DTLS finished.
+      const at = {};
 
       function connection() {
         if (pc) return pc;
@@ -75,7 +79,13 @@ enum BrowserPeerPage {
           element.srcObject = new MediaStream([e.track]);
           document.body.append(element);
         };
-        pc.onconnectionstatechange = () => log(room, "connection", pc.connectionState);
+        pc.oniceconnectionstatechange = () => {
+          if (pc.iceConnectionState === "connected" && at.ice === undefined) at.ice = performance.now();
+        };
+        pc.onconnectionstatechange = () => {
+          if (pc.connectionState === "connected" && at.dtls === undefined) at.dtls = performance.now();
+          log(room, "connection", pc.connectionState);
+        };
         return pc;
       }
 
@@ -101,18 +111,20 @@ enum BrowserPeerPage {
           if (data.type === "offer") {
             const pc = connection();
             await pc.setRemoteDescription({ type: "offer", sdp: data.sdp });
+            at.remote = performance.now();
             const answer = await pc.createAnswer();
             await pc.setLocalDescription(answer);
             await keepResolution();
             send({ type: "answer", sdp: answer.sdp });
           } else if (data.type === "answer") {
             await pc.setRemoteDescription({ type: "answer", sdp: data.sdp });
+            at.remote = performance.now();
           } else if (data.type === "candidate" && pc) {
             await pc.addIceCandidate({ candidate: data.candidate, sdpMid: data.id, sdpMLineIndex: data.label });
           } else if (data.type === "stop" && pc) {
             for (const sender of pc.getSenders()) await sender.replaceTrack(null);
             await sleep(Number(data.drain_ms) || 1500);
-            send({ type: "stats", stats: await figures(pc) });
+            send({ type: "stats", stats: await figures(pc, at) });
             log(room, "stats sent");
           }
         } else if (message.event === "error" || message.event === "full") {

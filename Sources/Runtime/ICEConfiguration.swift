@@ -1,18 +1,24 @@
+import ICE
 import PeerCore
 import RTCBase
 import Scenario
 
 /// A group's `ice` settings in the form a `Peer` takes: STUN and TURN servers as
-/// addresses with credentials, and relay-only.
+/// addresses with credentials, relay-only and the ICE profile.
 public struct ICEConfiguration: Sendable {
     public var servers: [IceServer] = []
     public var relayOnly = false
+    public var profile: IceProfile = .libwebrtc
 
     public init() {}
 
     /// Resolves `stun:host:port` and `turn:host:port?transport=udp` (port 3478 by default).
     init(_ settings: ICESettings?, groupIndex: Int) throws(TargetError) {
         relayOnly = settings?.relayOnly ?? false
+        profile = switch settings?.profile ?? .libwebrtc {
+        case .libwebrtc: .libwebrtc
+        case .rfc8445: .rfc8445
+        }
         for (serverIndex, server) in (settings?.servers ?? []).enumerated() {
             for (urlIndex, url) in server.urls.enumerated() {
                 let field = "groups[\(groupIndex)].ice.servers[\(serverIndex)].urls[\(urlIndex)]"

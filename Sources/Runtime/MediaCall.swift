@@ -1,4 +1,5 @@
 import EventLoop
+import ICE
 import Impairment
 import Media
 import PeerCore
@@ -81,9 +82,12 @@ final class MediaCall {
             if media.rtx == .off { capability.rtxPayloadType = nil }
             transceivers.append(PeerTransceiver(mid: "1", kind: .video, direction: media.direction, codecs: [capability]))
         }
+        var iceOptions = IceAgentOptions()
+        iceOptions.profile = ice.profile
         let peer = try Peer(configuration: PeerConfiguration(role: role, transceivers: transceivers,
                                                              localAddresses: [host.socket.localAddress], iceServers: ice.servers,
-                                                             relayOnly: ice.relayOnly, seed: seed, rtxFallback: media.rtx == .auto),
+                                                             relayOnly: ice.relayOnly, iceOptions: iceOptions, seed: seed,
+                                                             rtxFallback: media.rtx == .auto),
                             now: loop.now())
         host.onEvent = { [weak self] event in self?.peerEvent(event) }
         self.host = host

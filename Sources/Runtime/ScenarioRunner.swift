@@ -103,6 +103,7 @@ public final class ScenarioRunner {
         report.interrupted = interrupted
         report.warnings = warnings.isEmpty ? nil : warnings
         report.targetVersion = targetVersion ?? (scenario.target.kind == .builtinRoom ? "rtcswarm \(options.version) built-in room server" : nil)
+        report.iceProfile = Self.iceProfiles(scenario)
         report.invalidReason = HarnessVerdict.invalidReason(workers: report.workers,
                                                             streams: report.cells.flatMap(\.peers).flatMap(\.streams))
         if report.abortReason == nil, let abort = report.cells.flatMap(\.thresholds).first(where: { !$0.passed && $0.abortOnFail }) {
@@ -396,6 +397,16 @@ public final class ScenarioRunner {
     /// Late frames are a finding when they are more than 1 % of the frames due: a frame or
     /// two made late on a busy machine (a scheduler hiccup) shows in no received figure.
     static func encodersFellBehind(late: Int, due: Int) -> Bool { late * 100 > due }
+
+    /// The groups' ICE profiles (`ice.profile`, libwebrtc by default), each named once.
+    static func iceProfiles(_ scenario: Scenario) -> String {
+        var names: [String] = []
+        for group in scenario.groups {
+            let name = (group.ice?.profile ?? .libwebrtc).rawValue
+            if !names.contains(name) { names.append(name) }
+        }
+        return names.joined(separator: ", ")
+    }
 
     static func format(_ value: Double) -> String { String(format: value >= 100 ? "%.0f" : "%.1f", value) }
 }

@@ -207,6 +207,12 @@ public struct AudioSettings: Codable, Equatable, Sendable {
 }
 
 public struct ICESettings: Codable, Equatable, Sendable {
+    /// Whose ICE timers and nomination the peers follow: `libwebrtc` (default: what Chromium
+    /// and the mobile SDKs do, a pair used on its first answered check) or `rfc8445` (Ta
+    /// 50 ms, 500 ms retransmission, regular nomination).
+    public enum Profile: String, AllowedValues { case libwebrtc, rfc8445 }
+
+    public var profile: Profile?
     public var servers: [ICEServer]?
     /// Use only relay candidates (through TURN).
     public var relayOnly: Bool?

@@ -61,7 +61,7 @@ final class IceAgentConnectTests: XCTestCase {
     }
 
     func testAggressiveNominationConnectsOnTheFirstCheck() throws {
-        var options = IceAgentOptions()
+        var options = Setup.rfc8445
         options.aggressiveNomination = true
         var network = Setup.network(options: options)
         network.run(until: Setup.seconds(5)) { Setup.bothConnected($0) }
@@ -172,7 +172,7 @@ final class IceAgentConnectTests: XCTestCase {
     }
 
     func testUnreachableRemoteFailsWhenEveryCheckTimesOut() throws {
-        var options = IceAgentOptions()
+        var options = Setup.rfc8445
         options.maxTransmissions = 3
         var network = Setup.network(options: options)
         network.drop = { $0.source == Setup.addressB }

@@ -8,11 +8,19 @@ enum IcePairSetup {
     static let credentialsA = IceCredentials(ufrag: "aaaa", pwd: "aaaaaaaaaaaaaaaaaaaaaaaa")
     static let credentialsB = IceCredentials(ufrag: "bbbb", pwd: "bbbbbbbbbbbbbbbbbbbbbbbb")
 
+    /// Options of the strict RFC 8445 profile, whose timers most agent tests assert.
+    static var rfc8445: IceAgentOptions {
+        var options = IceAgentOptions()
+        options.profile = .rfc8445
+        return options
+    }
+
     /// A network with agent A (node 0) and agent B (node 1), candidates and credentials
-    /// exchanged as signalling would, end-of-candidates included.
+    /// exchanged as signalling would, end-of-candidates included; RFC 8445 timers unless
+    /// `options` say otherwise.
     static func network(roleA: IceRole = .controlling, roleB: IceRole = .controlled,
                         tieBreakerA: UInt64 = 0xA, tieBreakerB: UInt64 = 0xB,
-                        options: IceAgentOptions = IceAgentOptions()) -> VirtualNetwork {
+                        options: IceAgentOptions = rfc8445) -> VirtualNetwork {
         var optionsB = options
         optionsB.seed = options.seed &+ 1
         var a = IceAgent(role: roleA, localCredentials: credentialsA, tieBreaker: tieBreakerA, options: options)

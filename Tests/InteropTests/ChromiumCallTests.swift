@@ -56,7 +56,12 @@ final class ChromiumCallTests: XCTestCase {
         let video = try figures(peer, "video")
         print("\(codec): rtcswarm sent \(video.sent.framesSent) frames, Chromium received \(video.browserIn.frames ?? -1); "
               + "Chromium sent \(video.browserOut.frames ?? -1), rtcswarm received \(video.received.framesReceived); "
-              + "setup \(peer.phases["setup_ms"] ?? -1) ms")
+              + "setup \(peer.phases["setup_ms"] ?? -1) ms; ICE \(peer.phases["ice_ms"] ?? -1) ms (Chromium \(peer.browser?.iceMs ?? -1)), "
+              + "DTLS \(peer.phases["dtls_ms"] ?? -1) ms (Chromium \(peer.browser?.dtlsMs ?? -1))")
+        // Chromium timed its own setup phases (BrowserStats.iceMs, dtlsMs), for comparing
+        // with rtcswarm's on the same call.
+        XCTAssertGreaterThan(try XCTUnwrap(peer.browser?.iceMs, "Chromium's ICE phase"), 0)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(peer.browser?.dtlsMs, "Chromium's DTLS phase"), 0)
         XCTAssertGreaterThan(video.sent.framesSent, 20 * (duration - 2), "about 30 fps")
         XCTAssertEqual(video.browserIn.frames, video.sent.framesSent, "frames rtcswarm sent = Chromium's framesReceived")
         XCTAssertEqual(video.browserIn.framesDecoded, video.sent.framesSent, "and Chromium decoded them all")

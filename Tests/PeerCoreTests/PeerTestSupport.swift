@@ -1,3 +1,4 @@
+import ICE
 import Media
 import PeerCore
 import RTCBase
@@ -58,16 +59,16 @@ final class PeerPair {
 
     init(
         offerer offered: [PeerTransceiver], answerer answering: [PeerTransceiver], network: VirtualNetwork = VirtualNetwork(),
-        seed: UInt64 = 7, offererMtu: Int = PeerConfiguration.defaultMtu
+        seed: UInt64 = 7, offererMtu: Int = PeerConfiguration.defaultMtu, iceOptions: IceAgentOptions = IceAgentOptions()
     ) throws {
         self.network = network
         offerer = try Peer(
-            configuration: PeerConfiguration(role: .offerer, transceivers: offered, localAddresses: [Self.offererAddress], seed: seed,
-                                             mtu: offererMtu),
+            configuration: PeerConfiguration(role: .offerer, transceivers: offered, localAddresses: [Self.offererAddress],
+                                             iceOptions: iceOptions, seed: seed, mtu: offererMtu),
             now: network.now)
         answerer = try Peer(
             configuration: PeerConfiguration(
-                role: .answerer, transceivers: answering, localAddresses: [Self.answererAddress], seed: seed),
+                role: .answerer, transceivers: answering, localAddresses: [Self.answererAddress], iceOptions: iceOptions, seed: seed),
             now: network.now)
         network.attach(offerer, at: [Self.offererAddress])
         network.attach(answerer, at: [Self.answererAddress])

@@ -48,6 +48,8 @@ final class ReportWritersTests: XCTestCase {
         report.targetVersion = "Janus <1.1.2>"
         XCTAssertTrue(MarkdownSummary.render(report).contains(", target Janus <1.1.2>\n"), MarkdownSummary.render(report))
         XCTAssertTrue(HTMLReport.render(report).contains(", target Janus &lt;1.1.2&gt;</p>"))
+        report.iceProfile = "rfc8445"
+        XCTAssertTrue(MarkdownSummary.render(report).contains(", target Janus <1.1.2>, ICE profile rfc8445\n"), MarkdownSummary.render(report))
     }
 
     func testHTMLIsSelfContainedAndDrawsTheCharts() {

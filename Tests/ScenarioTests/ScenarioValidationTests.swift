@@ -89,10 +89,18 @@ final class ScenarioValidationTests: XCTestCase {
             (["target={kind: 'whip', url: 'http://127.0.0.1:8080/whip/s'}", "groups=[{role: 'player', count: 1}]"],
              "groups[0].role: \"player\" does not work with a whip target; use publisher"),
             (["groups[0].media={video: {rtx: 'sometimes'}}"], "groups[0].media.video.rtx: \"sometimes\" is not one of auto, on, off"),
+            (["groups[0].ice={profile: 'firefox'}"], "groups[0].ice.profile: \"firefox\" is not one of libwebrtc, rfc8445"),
         ]
         for (overrides, expected) in cases {
             XCTAssertEqual(message(set: overrides), expected, "\(overrides)")
         }
+    }
+
+    /// `ice.profile` picks whose ICE timers a group follows; unset means libwebrtc's.
+    func testIceProfileIsReadPerGroup() throws {
+        let loaded = try ScenarioLoader.load(text: Self.base, overrides: ["groups[0].ice={profile: 'rfc8445'}"])
+        XCTAssertEqual(loaded.scenario.groups[0].ice?.profile, .rfc8445)
+        XCTAssertNil(try ScenarioLoader.load(text: Self.base).scenario.groups[0].ice?.profile)
     }
 
     /// With whep_url a WHIP target takes players too, and they play from that URL.
