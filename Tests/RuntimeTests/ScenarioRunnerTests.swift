@@ -65,8 +65,8 @@ final class ScenarioRunnerTests: XCTestCase {
         }
         let (one, oneOutcome, _) = try run(Self.members, workers: 1)
         let (two, twoOutcome, out) = try run(Self.members, workers: 2)
-        XCTAssertEqual(oneOutcome, .passed)
-        XCTAssertEqual(twoOutcome, .passed)
+        XCTAssertEqual(oneOutcome, .passed, one.invalidReason ?? "")
+        XCTAssertEqual(twoOutcome, .passed, two.invalidReason ?? "")
         XCTAssertEqual(two.workers.map(\.index), [0, 1])
         XCTAssertEqual(two.workers.map(\.peers), [10, 10], "the plan is split evenly")
         for report in [one, two] {
