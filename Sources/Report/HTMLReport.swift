@@ -24,6 +24,7 @@ public enum HTMLReport {
         html += (report.warnings ?? []).map { "<p class=\"verdict fail\">Warning: \(Format.escape($0))</p>" }.joined()
         html += figuresTable(report)
         html += thresholdsTable(report)
+        html += phasesSection(report)
         html += "<h2>Charts</h2><div class=\"charts\">"
         html += charts(report).joined()
         html += "</div>"
@@ -51,11 +52,6 @@ public enum HTMLReport {
         }
         var charts: [String?] = [
             SVGChart.lines(title: "Setup time (CDF)", xLabel: "setup_ms", yLabel: "% of peers", series: cdf(.setupMs)),
-            SVGChart.bars(title: "Setup phases, p50", yLabel: "ms", bars: cells.flatMap { cell in
-                [MetricName.signalingMs, .iceMs, .dtlsMs, .firstFrameMs].compactMap { name in
-                    cell.metrics.value(at: MetricAddress(name, .p50)).map { (label: (cells.count > 1 ? cell.label + " " : "") + name.rawValue, value: $0) }
-                }
-            }),
             SVGChart.lines(title: "Room join time (CDF)", xLabel: "join_ms", yLabel: "% of members", series: cdf(.joinMs)),
             SVGChart.lines(title: "Message relay time (CDF)", xLabel: "relay_ms", yLabel: "% of messages", series: cdf(.relayMs)),
             SVGChart.lines(title: "Packet loss per stream (CDF)", xLabel: "loss_pct", yLabel: "% of streams", series: cdf(.lossPct)),
@@ -88,6 +84,14 @@ public enum HTMLReport {
             html += "<tr><td>\(address)</td>" + values.map { "<td>\(Format.number($0))</td>" }.joined() + "</tr>"
         }
         return html + "</table>"
+    }
+
+    /// Each cell's setup phases: the percentiles and the median beside the slow tail.
+    private static func phasesSection(_ report: RunReport) -> String {
+        let sections = report.cells.compactMap { cell in
+            PhaseBreakdown(cell)?.html(cell: report.cells.count > 1 ? cell.label : "")
+        }
+        return sections.isEmpty ? "" : "<h2>Setup phases</h2>" + sections.joined()
     }
 
     private static func thresholdsTable(_ report: RunReport) -> String {

@@ -18,6 +18,9 @@ public enum MarkdownSummary {
             }
             lines.append("")
         }
+        for cell in report.cells {
+            if let phases = PhaseBreakdown(cell) { lines += phases.markdown(cell: report.cells.count > 1 ? cell.label : "") }
+        }
         let thresholds = report.cells.flatMap { cell in cell.thresholds.map { (cell.label, $0) } }
         if !thresholds.isEmpty {
             lines.append("| threshold | cell | measured | result |")
