@@ -38,11 +38,15 @@ public enum HTMLReport {
     /// the media charts it has no figures for.
     static func charts(_ report: RunReport) -> [String] {
         let cells = report.cells
-        func cdf(_ name: MetricName) -> [SVGChart.Series] {
-            cells.compactMap { cell in
-                guard let histogram = cell.metrics.histograms[name], histogram.count > 0 else { return nil }
-                let points = stride(from: 0.0, through: 100.0, by: 2.0).compactMap { q in histogram.percentile(q).map { (x: $0, y: q) } }
-                return SVGChart.Series(name: cell.label, points: points)
+        func cdf(_ names: MetricName...) -> [SVGChart.Series] {
+            cells.flatMap { cell in
+                names.compactMap { name in
+                    guard let histogram = cell.metrics.histograms[name], histogram.count > 0 else { return nil }
+                    let points = stride(from: 0.0, through: 100.0, by: 2.0).compactMap { q in histogram.percentile(q).map { (x: $0, y: q) } }
+                    let kind = names.count > 1 ? name.rawValue.split(separator: ".").first.map(String.init) : nil
+                    return SVGChart.Series(name: [cells.count > 1 || kind == nil ? cell.label : nil, kind].compactMap { $0 }.joined(separator: " "),
+                                           points: points)
+                }
             }
         }
         func overTime(_ value: (TimeSample) -> Double) -> [SVGChart.Series] {
@@ -54,8 +58,8 @@ public enum HTMLReport {
             SVGChart.lines(title: "Setup time (CDF)", xLabel: "setup_ms", yLabel: "% of peers", series: cdf(.setupMs)),
             SVGChart.lines(title: "Room join time (CDF)", xLabel: "join_ms", yLabel: "% of members", series: cdf(.joinMs)),
             SVGChart.lines(title: "Message relay time (CDF)", xLabel: "relay_ms", yLabel: "% of messages", series: cdf(.relayMs)),
-            SVGChart.lines(title: "Packet loss per stream (CDF)", xLabel: "loss_pct", yLabel: "% of streams", series: cdf(.lossPct)),
-            SVGChart.lines(title: "Jitter per stream (CDF)", xLabel: "jitter_ms", yLabel: "% of streams", series: cdf(.jitterMs)),
+            SVGChart.lines(title: "Packet loss per stream (CDF)", xLabel: "loss_pct", yLabel: "% of streams", series: cdf(.videoLossPct, .audioLossPct)),
+            SVGChart.lines(title: "Jitter per stream (CDF)", xLabel: "jitter_ms", yLabel: "% of streams", series: cdf(.videoJitterMs, .audioJitterMs)),
             SVGChart.lines(title: "Connected peers", xLabel: "s", yLabel: "peers", series: overTime { Double($0.connectedPeers) }),
             SVGChart.lines(title: "Received bitrate", xLabel: "s", yLabel: "kbps",
                            series: cells.contains { $0.timeSeries.contains { $0.receiveKbps > 0 } } ? overTime(\.receiveKbps) : []),

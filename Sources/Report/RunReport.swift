@@ -3,9 +3,10 @@ import Metrics
 /// Everything a run produced: what ran (version, resolved scenario, seed), how it went
 /// (interrupted, harness saturated), and per matrix cell the figures of METRICS.md, the
 /// threshold outcomes, the time series and every peer. Written as `report.json`;
-/// `schemaVersion` changes whenever a field changes meaning.
+/// `schemaVersion` changes whenever a field changes meaning (2: the per-stream figures
+/// split into `video.*` and `audio.*`, where 1's `loss_pct` mixed both kinds).
 public struct RunReport: Codable, Equatable, Sendable {
-    public static let currentSchemaVersion = 1
+    public static let currentSchemaVersion = 2
 
     public var schemaVersion: Int = RunReport.currentSchemaVersion
     public var rtcswarmVersion: String

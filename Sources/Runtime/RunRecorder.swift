@@ -46,19 +46,15 @@ public final class RunRecorder {
         for (phase, value) in record.phases {
             if let name = MetricName(rawValue: phase), name.kind == .distribution { metrics.record(value, in: name) }
         }
-        // Per received stream (METRICS.md): one value per stream in each distribution.
+        // Per received stream (docs/metrics.md): one value per stream in each distribution,
+        // video and audio apart, so audio's unrepaired loss does not read as video's.
         for stream in record.streams {
-            metrics.record(stream.lossPct, in: .lossPct)
-            metrics.record(stream.residualLossPct, in: .residualLossPct)
-            metrics.record(Double(stream.burstMax), in: .burstMax)
-            metrics.record(stream.jitterMs, in: .jitterMs)
-            if let maximum = stream.jitterMaxMs { metrics.record(maximum, in: .jitterMaxMs) }
-            if let episodes = stream.lossEpisodes { metrics.record(Double(episodes), in: .lossEpisodes) }
+            if let names = StreamFigureNames(kind: stream.kind) { recordPackets(of: stream, in: names) }
             if let latency = stream.latencyMs { metrics.record(latency, in: .latencyMs) }
             metrics.increment(.nacks, by: stream.nacks)
             metrics.increment(.plis, by: stream.plis)
             guard stream.kind == "video" else { continue }
-            metrics.record(stream.frameLossPct, in: .frameLossPct)
+            metrics.record(stream.frameLossPct, in: .videoFrameLossPct)
             metrics.record(stream.fps, in: .fps)
             metrics.record(Double(stream.freezeCount), in: .freezeCount)
             metrics.record(stream.freezeMs, in: .freezeMs)
@@ -68,6 +64,16 @@ public final class RunRecorder {
         }
         onRecord(record)
         for observer in observers { observer(record) }
+    }
+
+    /// A stream's packet figures into its kind's distributions.
+    private func recordPackets(of stream: StreamRecord, in names: StreamFigureNames) {
+        metrics.record(stream.lossPct, in: names.loss)
+        metrics.record(stream.residualLossPct, in: names.residualLoss)
+        metrics.record(Double(stream.burstMax), in: names.burstMax)
+        metrics.record(stream.jitterMs, in: names.jitter)
+        if let maximum = stream.jitterMaxMs { metrics.record(maximum, in: names.jitterMax) }
+        if let episodes = stream.lossEpisodes { metrics.record(Double(episodes), in: names.lossEpisodes) }
     }
 
     /// Sets a level at the end of the run.

@@ -6,7 +6,7 @@ enum ReportFixtures {
     static func metrics(setup: [Double], loss: [Double], failed: Int = 0) -> MetricSet {
         var set = MetricSet()
         for value in setup { set.record(value, in: .setupMs) }
-        for value in loss { set.record(value, in: .lossPct) }
+        for value in loss { set.record(value, in: .videoLossPct) }
         set.increment(.failedPeers, by: failed)
         return set
     }

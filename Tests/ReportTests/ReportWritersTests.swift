@@ -35,8 +35,8 @@ final class ReportWritersTests: XCTestCase {
         ])
         let summary = MarkdownSummary.render(report)
         XCTAssertTrue(summary.contains("| figure | vp8 | h264 |"), summary)
-        XCTAssertTrue(summary.contains("| `loss_pct.mean` | 2 | 2 |"), summary)
-        XCTAssertTrue(summary.contains("| `loss_pct.max` | 3 | 2 |"), summary)
+        XCTAssertTrue(summary.contains("| `video.loss_pct.mean` | 2 | 2 |"), summary)
+        XCTAssertTrue(summary.contains("| `video.loss_pct.max` | 3 | 2 |"), summary)
         XCTAssertFalse(summary.contains("jitter_ms"), "nothing measured jitter, so no row for it")
         XCTAssertTrue(summary.contains("**PASSED**"), summary)
         XCTAssertTrue(summary.contains("- p1 (player) in ice at 12.4 s: ICE consent lost at 12.4 s"), summary)
@@ -79,10 +79,10 @@ final class ReportWritersTests: XCTestCase {
         XCTAssertEqual(read.cells[0].metrics.value(at: MetricAddress(.setupMs, .max)) ?? 0, 130, accuracy: 0.1)
 
         var json = try String(contentsOf: folder.appendingPathComponent("report.json"), encoding: .utf8)
-        json = json.replacingOccurrences(of: "\"schemaVersion\" : 1", with: "\"schemaVersion\" : 99")
+        json = json.replacingOccurrences(of: "\"schemaVersion\" : \(RunReport.currentSchemaVersion)", with: "\"schemaVersion\" : 99")
         try Data(json.utf8).write(to: folder.appendingPathComponent("report.json"))
         XCTAssertThrowsError(try ReportWriter.read(folder.path)) { error in
-            XCTAssertTrue("\(error)".contains("has schema version 99; this rtcswarm reads version 1"), "\(error)")
+            XCTAssertTrue("\(error)".contains("has schema version 99; this rtcswarm reads version \(RunReport.currentSchemaVersion)"), "\(error)")
         }
     }
 
@@ -119,7 +119,7 @@ final class ReportWritersTests: XCTestCase {
         XCTAssertThrowsError(try ReportWriter.read(folder.path)) { error in
             XCTAssertEqual("\(error)", "\(folder.path)/report.json: no such file")
         }
-        try Data(#"{"schemaVersion": 1, "scenarioName": "x"}"#.utf8).write(to: folder.appendingPathComponent("report.json"))
+        try Data(#"{"schemaVersion": 2, "scenarioName": "x"}"#.utf8).write(to: folder.appendingPathComponent("report.json"))
         XCTAssertThrowsError(try ReportWriter.read(folder.path)) { error in
             XCTAssertTrue("\(error)".hasPrefix("\(folder.path)/report.json: missing key \""), "\(error)")
         }
