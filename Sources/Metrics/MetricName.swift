@@ -30,6 +30,8 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
     /// Freezes that coincided with the receiving worker's own event-loop stall.
     case harnessFreezeCount = "harness_freeze_count"
     case resolutionSurvival = "resolution_survival"
+    /// Video frames whose picture size was never read (before the first readable header).
+    case framesUnknownSize = "frames_unknown_size"
     case latencyMs = "latency_ms"
     case psnrDb = "psnr_db"
     case rttMs = "rtt_ms"
@@ -73,7 +75,7 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
 
     public var kind: Kind {
         switch self {
-        case .nacks, .plis, .failedPeers, .socketDrops: .counter
+        case .nacks, .plis, .failedPeers, .socketDrops, .framesUnknownSize: .counter
         case .connectedPeers: .gauge
         default: .distribution
         }

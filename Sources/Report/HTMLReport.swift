@@ -67,11 +67,9 @@ public enum HTMLReport {
                 cell.metrics.value(at: MetricAddress(.resolutionSurvival, .min)).map { (label: cell.label, value: $0) }
             }),
         ]
-        let resolutions = cells.flatMap(\.peers).flatMap(\.streams).reduce(into: [String: Int]()) { totals, stream in
-            for (size, frames) in stream.resolutions { totals[size, default: 0] += frames }
-        }
-        charts.append(SVGChart.bars(title: "Frames received by resolution", yLabel: "frames",
-                                    bars: resolutions.sorted { $0.key < $1.key }.map { (label: $0.key, value: Double($0.value)) }))
+        let resolutions = ResolutionCounts(cells)
+        charts.append(SVGChart.bars(title: "Video frames received by resolution (\(resolutions.framesReceived) in all)", yLabel: "frames",
+                                    bars: resolutions.rows.map { (label: $0.size, value: Double($0.frames)) }))
         for key in Set(cells.flatMap(\.serverSamples).flatMap(\.values.keys)).sorted() {
             charts.append(SVGChart.lines(title: "Server: \(key)", xLabel: "s", yLabel: key, series: cells.map { cell in
                 SVGChart.Series(name: cell.label, points: cell.serverSamples.compactMap { sample in sample.values[key].map { (x: sample.tS, y: $0) } })

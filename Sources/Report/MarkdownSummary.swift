@@ -21,6 +21,7 @@ public enum MarkdownSummary {
         for cell in report.cells {
             if let phases = PhaseBreakdown(cell) { lines += phases.markdown(cell: report.cells.count > 1 ? cell.label : "") }
         }
+        lines += ResolutionCounts(report.cells).markdown
         let thresholds = report.cells.flatMap { cell in cell.thresholds.map { (cell.label, $0) } }
         if !thresholds.isEmpty {
             lines.append("| threshold | cell | measured | result |")

@@ -68,7 +68,7 @@ public struct ReportComparison: Equatable, Sendable {
         switch name {
         case .videoLossPct, .audioLossPct, .videoResidualLossPct, .audioResidualLossPct, .videoFrameLossPct, .resolutionSurvival, .cpuPct: return 0.5
         case .fps, .psnrDb, .rssMb: return 1
-        case .videoBurstMax, .audioBurstMax, .videoLossEpisodes, .audioLossEpisodes, .freezeCount, .harnessFreezeCount, .nacks, .plis, .failedPeers, .connectedPeers, .socketDrops: return 0.5
+        case .videoBurstMax, .audioBurstMax, .videoLossEpisodes, .audioLossEpisodes, .freezeCount, .harnessFreezeCount, .framesUnknownSize, .nacks, .plis, .failedPeers, .connectedPeers, .socketDrops: return 0.5
         default: return 5
         }
     }

@@ -13,7 +13,7 @@ enum SummaryRows {
         MetricAddress(.audioBurstMax, .max), MetricAddress(.audioJitterMs, .mean), MetricAddress(.audioJitterMs, .max),
         MetricAddress(.videoFrameLossPct, .max), MetricAddress(.fps, .mean), MetricAddress(.freezeCount, .max),
         MetricAddress(.harnessFreezeCount, .max),
-        MetricAddress(.resolutionSurvival, .min), MetricAddress(.latencyMs, .p95), MetricAddress(.psnrDb, .mean),
+        MetricAddress(.resolutionSurvival, .min), MetricAddress(.framesUnknownSize), MetricAddress(.latencyMs, .p95), MetricAddress(.psnrDb, .mean),
         MetricAddress(.rttMs, .p95), MetricAddress(.nacks), MetricAddress(.plis),
         MetricAddress(.joinMs, .p50), MetricAddress(.joinMs, .p95), MetricAddress(.relayMs, .p50), MetricAddress(.relayMs, .p99),
         MetricAddress(.lagMs, .p99), MetricAddress(.cpuPct, .max), MetricAddress(.rssMb, .max), MetricAddress(.socketDrops),

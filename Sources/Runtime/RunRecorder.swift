@@ -60,6 +60,7 @@ public final class RunRecorder {
             metrics.record(stream.freezeMs, in: .freezeMs)
             if let harness = stream.harnessFreezeCount { metrics.record(Double(harness), in: .harnessFreezeCount) }
             if let survival = stream.resolutionSurvival { metrics.record(survival, in: .resolutionSurvival) }
+            metrics.increment(.framesUnknownSize, by: stream.framesOfUnknownSize)  // 0 kept too: "none unknown" is a figure
             if let psnr = stream.psnrDb { metrics.record(psnr, in: .psnrDb) }
         }
         onRecord(record)

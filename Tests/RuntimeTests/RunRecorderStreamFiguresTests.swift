@@ -30,10 +30,21 @@ final class RunRecorderStreamFiguresTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(try value("audio.loss_episodes.mean")), 10, accuracy: 0.01)
         XCTAssertEqual(metrics.histograms[.videoResidualLossPct]?.count, 10, "one value per video stream, no audio among them")
         XCTAssertEqual(metrics.histograms[.audioResidualLossPct]?.count, 10)
-        XCTAssertNil(metrics.histograms[.videoFrameLossPct].flatMap { $0.count == 10 ? nil : $0 }, "frame loss: the 10 video streams")
+        XCTAssertEqual(metrics.histograms[.videoFrameLossPct]?.count, 10, "frame loss: the 10 video streams")
+        XCTAssertEqual(metrics.counters[.framesUnknownSize]?.value, 0, "every frame sized, and the 0 is kept")
         // The old name is the video figure, so it judges video's recovery, as documented.
         XCTAssertEqual(try MetricAddress(parsing: "residual_loss_pct.max"), MetricAddress(.videoResidualLossPct, .max))
         XCTAssertTrue(try Threshold(parsing: "residual_loss_pct.max < 1").evaluate(metrics).passed)
         XCTAssertFalse(try Threshold(parsing: "audio.residual_loss_pct.max < 1").evaluate(metrics).passed)
+    }
+}
+
+extension RunRecorderStreamFiguresTests {
+    func testFramesOfUnknownSizeAreCountedFromTheVideoStreams() {
+        let recorder = RunRecorder(runStart: .zero)
+        let video = StreamRecord(kind: "video", codec: "H264", packetsReceived: 10, packetsExpected: 10, lossPct: 0, residualLossPct: 0,
+                                 burstMax: 0, jitterMs: 1, framesReceived: 300, resolutions: ["640x360": 240, "320x180": 45])
+        recorder.finish(PeerRecord(id: "p", group: 0, role: "player", startedAtMs: 0, endedAtMs: 1, outcome: .completed, streams: [video]))
+        XCTAssertEqual(recorder.metrics.value(at: MetricAddress(.framesUnknownSize)), 15)
     }
 }
