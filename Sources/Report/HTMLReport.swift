@@ -1,9 +1,10 @@
 import Metrics
 
-/// `report.html`: one self-contained file (inline CSS and SVG, no script) with the
+/// `report.html`: one self-contained file (inline CSS and SVG, a small inline script that
+/// sorts the peer table and nothing fetched) with the
 /// verdict, the figures side by side, and the charts: setup-time CDF and phase breakdown,
 /// loss and jitter distributions, peers and bitrate over time, resolution survival,
-/// server-side figures, workers, and the worst peers.
+/// server-side figures, workers, and the peers ranked worst first.
 public enum HTMLReport {
     public static func render(_ report: RunReport) -> String {
         var html = """
@@ -14,7 +15,7 @@ public enum HTMLReport {
         table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
         th:first-child,td:first-child{text-align:left}.verdict{padding:8px 12px;font-weight:bold;display:inline-block}
         .pass{background:#d9f2d9}.fail{background:#f8d7da}.charts{display:flex;flex-wrap:wrap;gap:12px}
-        .charts svg{border:1px solid #ddd;background:#fff}
+        .charts svg{border:1px solid #ddd;background:#fff}pre{white-space:pre-wrap;overflow-wrap:anywhere}
         </style></head><body>
         <h1>\(Format.escape(report.scenarioName))</h1>
         <p>rtcswarm \(Format.escape(report.rtcswarmVersion)), started \(Format.escape(report.startedAt)), \(Format.number(report.durationS)) s, seed \(report.seed)\(Format.escape(report.targetVersion.map { ", target \($0)" } ?? ""))</p>
@@ -29,8 +30,8 @@ public enum HTMLReport {
         html += charts(report).joined()
         html += "</div>"
         html += workersTable(report)
-        html += worstPeersTable(report)
-        html += "<h2>Scenario</h2><pre>\(Format.escape(report.resolvedScenario))</pre></body></html>\n"
+        html += peersTable(report)
+        html += "<h2>Scenario</h2><pre>\(Format.escape(report.resolvedScenario))</pre>\(sortScript)</body></html>\n"
         return html
     }
 
@@ -116,28 +117,6 @@ public enum HTMLReport {
                 + "<td>\(worker.cpuUsPerPacket.map(Format.number) ?? "")</td><td>\(Format.number(worker.rssMB))</td>"
                 + "<td>\(Format.number(worker.lagP50Ms))</td><td>\(Format.number(worker.lagP99Ms))</td><td>\(Format.number(worker.lagMaxMs))</td>"
                 + "<td>\(worker.socketDrops)</td><td>\(worker.sendErrors)</td></tr>"
-        }
-        return html + "</table>"
-    }
-
-    /// Failed peers first, then the highest loss: the ones worth a look.
-    static func worstPeers(_ report: RunReport, limit: Int = 20) -> [PeerRecord] {
-        let peers = report.cells.flatMap(\.peers)
-        func worstLoss(_ peer: PeerRecord) -> Double { peer.streams.map(\.lossPct).max() ?? 0 }
-        return Array(peers.sorted { a, b in
-            if (a.outcome == .failed) != (b.outcome == .failed) { return a.outcome == .failed }
-            return worstLoss(a) > worstLoss(b)
-        }.prefix(limit))
-    }
-
-    private static func worstPeersTable(_ report: RunReport) -> String {
-        let peers = worstPeers(report)
-        guard !peers.isEmpty else { return "" }
-        var html = "<h2>Worst peers</h2><table><tr><th>peer</th><th>role</th><th>outcome</th><th>setup ms</th><th>worst loss %</th><th>reason</th></tr>"
-        for peer in peers {
-            html += "<tr><td>\(Format.escape(peer.id))</td><td>\(Format.escape(peer.role))</td><td>\(peer.outcome.rawValue)</td>"
-                + "<td>\(Format.number(peer.phases["setup_ms"]))</td><td>\(Format.number(peer.streams.map(\.lossPct).max()))</td>"
-                + "<td style=\"text-align:left\">\(Format.escape(peer.failureReason ?? ""))</td></tr>"
         }
         return html + "</table>"
     }

@@ -53,7 +53,7 @@ final class ReportWritersTests: XCTestCase {
     func testHTMLIsSelfContainedAndDrawsTheCharts() {
         let report = ReportFixtures.report(cells: [ReportFixtures.cell("default", setup: Array(stride(from: 10.0, through: 500, by: 10)), loss: [0, 1, 2])])
         let html = HTMLReport.render(report)
-        XCTAssertFalse(html.contains("<script"), "no script: the report must render anywhere")
+        XCTAssertEqual(html.components(separatedBy: "<script").count, 2, "one small script, the peer table's sorting")
         XCTAssertFalse(html.contains("http://") && !html.contains("xmlns=\"http://www.w3.org/2000/svg\""))
         XCTAssertTrue(html.contains("<h1>demo &lt;&amp;&gt;</h1>"))
         let svgCount = html.components(separatedBy: "<svg ").count - 1
