@@ -28,7 +28,7 @@ extension PhaseBreakdown {
 
     /// report.html's phases table and the median and the slowest 5 % stacked side by side.
     func html(cell: String) -> String {
-        var html = "<h3>Setup phases\(cell.isEmpty ? "" : " (\(Format.escape(cell)))"), ms</h3><table class=\"phases\"><tr><th>phase</th><th>p50</th>"
+        var html = (cell.isEmpty ? "" : "<h3>\(Format.escape(cell))</h3>") + "<table class=\"phases\"><tr><th>phase (ms)</th><th>p50</th>"
             + "<th>p95</th><th>p99</th><th>max</th><th>slowest 5 % mean</th></tr>"
         for row in rows {
             html += "<tr><td>\(row.phase.rawValue)</td><td>\(Format.number(row.p50))</td><td>\(Format.number(row.p95))</td>"
