@@ -50,9 +50,9 @@ public enum HTMLReport {
                 }
             }
         }
-        func overTime(_ value: (TimeSample) -> Double) -> [SVGChart.Series] {
+        func overTime(_ value: (TimeSample) -> Double?) -> [SVGChart.Series] {
             cells.filter { !$0.timeSeries.isEmpty }.map { cell in
-                SVGChart.Series(name: cell.label, points: cell.timeSeries.map { (x: $0.tS, y: value($0)) })
+                SVGChart.Series(name: cell.label, points: cell.timeSeries.compactMap { sample in value(sample).map { (x: sample.tS, y: $0) } })
             }
         }
         var charts: [String?] = [
@@ -64,6 +64,10 @@ public enum HTMLReport {
             SVGChart.lines(title: "Connected peers", xLabel: "s", yLabel: "peers", series: overTime { Double($0.connectedPeers) }),
             SVGChart.lines(title: "Received bitrate", xLabel: "s", yLabel: "kbps",
                            series: cells.contains { $0.timeSeries.contains { $0.receiveKbps > 0 } } ? overTime(\.receiveKbps) : []),
+            SVGChart.lines(title: "First-pass loss per second", xLabel: "s", yLabel: "% of packets", series: overTime(\.lossPct)),
+            SVGChart.lines(title: "NACKs sent per second", xLabel: "s", yLabel: "NACKs/s",
+                           series: cells.contains { $0.timeSeries.contains { ($0.nacksPerS ?? 0) > 0 } } ? overTime(\.nacksPerS) : []),
+            SVGChart.lines(title: "Received fps per video stream", xLabel: "s", yLabel: "fps", series: overTime(\.fps)),
             SVGChart.bars(title: "Resolution survival, minimum per cell", yLabel: "%", bars: cells.compactMap { cell in
                 cell.metrics.value(at: MetricAddress(.resolutionSurvival, .min)).map { (label: cell.label, value: $0) }
             }),

@@ -113,9 +113,18 @@ public struct TimeSample: Codable, Equatable, Sendable {
     public var receiveKbps: Double
     public var sendKbps: Double
     public var lagP99Ms: Double
+    /// Over the second before `tS`, from the workers' running receive totals: first-pass
+    /// loss in percent of the packets expected in it (nil when none was), NACKs sent per
+    /// second, and complete video frames per second per live video stream (nil without video).
+    public var lossPct: Double?
+    public var nacksPerS: Double?
+    public var fps: Double?
 
     public init(tS: Double, connectingPeers: Int, connectedPeers: Int, failedPeers: Int, receiveKbps: Double,
-                sendKbps: Double, lagP99Ms: Double) {
+                sendKbps: Double, lagP99Ms: Double, lossPct: Double? = nil, nacksPerS: Double? = nil, fps: Double? = nil) {
+        self.lossPct = lossPct
+        self.nacksPerS = nacksPerS
+        self.fps = fps
         self.tS = tS
         self.connectingPeers = connectingPeers
         self.connectedPeers = connectedPeers

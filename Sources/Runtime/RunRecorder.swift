@@ -39,8 +39,27 @@ public final class RunRecorder {
 
     public func countMessageReceived() { messagesReceived += 1 }
 
+    /// What the ended peers received, and each live call's running totals by its token.
+    private var endedReceive = ReceiveTotals()
+    private var liveReceive: [Int: () -> ReceiveTotals] = [:]
+    private var nextLiveToken = 0
+
+    /// Adds a live call's totals to `receiveTotals` until `endLive(token)` (its record then
+    /// carries the same counts).
+    func addLive(_ totals: @escaping () -> ReceiveTotals) -> Int {
+        nextLiveToken += 1
+        liveReceive[nextLiveToken] = totals
+        return nextLiveToken
+    }
+
+    func endLive(_ token: Int) { liveReceive[token] = nil }
+
+    /// Everything received so far: the ended peers' streams and the live calls'.
+    public var receiveTotals: ReceiveTotals { liveReceive.values.reduce(endedReceive) { $0 + $1() } }
+
     public func finish(_ record: PeerRecord) {
         records.append(record)
+        endedReceive = endedReceive + ReceiveTotals(record.streams)
         if record.outcome == .failed { metrics.increment(.failedPeers) }
         if record.endedConnected { connectedPeers += 1 }
         for (phase, value) in record.phases {
