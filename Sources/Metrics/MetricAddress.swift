@@ -20,14 +20,22 @@ public struct MetricAddress: Hashable, Sendable, CustomStringConvertible {
     /// Parses `name` or `name.statistic`, with errors that name the bad part and list
     /// what is allowed.
     public init(parsing text: String) throws(ThresholdError) {
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let nameText = String(parts[0])
-        guard let name = MetricName(rawValue: nameText) else {
+        // A name may hold a dot itself (`video.loss_pct`): the whole text names a count, or
+        // the shortest part before a dot that is a name names a distribution. An unknown
+        // name is what stands before a trailing statistic, else before the first dot.
+        let dots = text.indices.filter { text[$0] == "." }
+        let whole = MetricName(named: text)
+        let split = whole != nil ? nil : dots.first { MetricName(named: String(text[..<$0])) != nil }
+        let beforeStatistic = dots.last.flatMap { Statistic(rawValue: String(text[text.index(after: $0)...])) != nil ? $0 : nil }
+        let nameEnd = whole != nil ? text.endIndex : split ?? beforeStatistic ?? dots.first ?? text.endIndex
+        let nameText = String(text[..<nameEnd])
+        let statisticText = split.map { String(text[text.index(after: $0)...]) }
+        guard let name = MetricName(named: nameText) else {
             let allowed = MetricName.allCases.map(\.rawValue).joined(separator: ", ")
             throw ThresholdError("unknown metric '\(nameText)'; allowed: \(allowed)")
         }
         let allowedStatistics = Statistic.allCases.map { ".\($0.rawValue)" }.joined(separator: " ")
-        switch (name.kind, parts.count > 1 ? String(parts[1]) : nil) {
+        switch (name.kind, statisticText) {
         case (.distribution, nil):
             throw ThresholdError("'\(nameText)' is a distribution: add one of \(allowedStatistics)")
         case (.distribution, let statisticText?):

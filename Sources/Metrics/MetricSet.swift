@@ -73,7 +73,7 @@ extension MetricSet: Codable {
         self.init()
         let fields = try decoder.container(keyedBy: NameKey.self)
         for key in fields.allKeys {
-            guard let name = MetricName(rawValue: key.stringValue) else {
+            guard let name = MetricName(named: key.stringValue) else {
                 let allowed = MetricName.allCases.map(\.rawValue).joined(separator: ", ")
                 throw DecodingError.dataCorruptedError(
                     forKey: key, in: fields, debugDescription: "unknown metric '\(key.stringValue)'; allowed: \(allowed)")

@@ -4,7 +4,7 @@ extension MetricName {
     /// a process may use more than one core.)
     public var possibleValues: ClosedRange<Double> {
         switch self {
-        case .lossPct, .residualLossPct, .frameLossPct, .resolutionSurvival: 0...100
+        case .videoLossPct, .audioLossPct, .videoResidualLossPct, .audioResidualLossPct, .videoFrameLossPct, .resolutionSurvival: 0...100
         default: 0...Double.greatestFiniteMagnitude
         }
     }

@@ -1,9 +1,10 @@
 import Metrics
 
-/// `report.html`: one self-contained file (inline CSS and SVG, no script) with the
+/// `report.html`: one self-contained file (inline CSS and SVG, a small inline script that
+/// sorts the peer table and nothing fetched) with the
 /// verdict, the figures side by side, and the charts: setup-time CDF and phase breakdown,
 /// loss and jitter distributions, peers and bitrate over time, resolution survival,
-/// server-side figures, workers, and the worst peers.
+/// server-side figures, workers, and the peers ranked worst first.
 public enum HTMLReport {
     public static func render(_ report: RunReport) -> String {
         var html = """
@@ -14,7 +15,7 @@ public enum HTMLReport {
         table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
         th:first-child,td:first-child{text-align:left}.verdict{padding:8px 12px;font-weight:bold;display:inline-block}
         .pass{background:#d9f2d9}.fail{background:#f8d7da}.charts{display:flex;flex-wrap:wrap;gap:12px}
-        .charts svg{border:1px solid #ddd;background:#fff}
+        .charts svg{border:1px solid #ddd;background:#fff}pre{white-space:pre-wrap;overflow-wrap:anywhere}
         </style></head><body>
         <h1>\(Format.escape(report.scenarioName))</h1>
         <p>rtcswarm \(Format.escape(report.rtcswarmVersion)), started \(Format.escape(report.startedAt)), \(Format.number(report.durationS)) s, seed \(report.seed)\(Format.escape(report.targetVersion.map { ", target \($0)" } ?? ""))\(Format.escape(report.iceProfile.map { ", ICE profile \($0)" } ?? ""))</p>
@@ -24,12 +25,13 @@ public enum HTMLReport {
         html += (report.warnings ?? []).map { "<p class=\"verdict fail\">Warning: \(Format.escape($0))</p>" }.joined()
         html += figuresTable(report)
         html += thresholdsTable(report)
+        html += phasesSection(report)
         html += "<h2>Charts</h2><div class=\"charts\">"
         html += charts(report).joined()
         html += "</div>"
         html += workersTable(report)
-        html += worstPeersTable(report)
-        html += "<h2>Scenario</h2><pre>\(Format.escape(report.resolvedScenario))</pre></body></html>\n"
+        html += peersTable(report)
+        html += "<h2>Scenario</h2><pre>\(Format.escape(report.resolvedScenario))</pre>\(sortScript)</body></html>\n"
         return html
     }
 
@@ -37,41 +39,42 @@ public enum HTMLReport {
     /// the media charts it has no figures for.
     static func charts(_ report: RunReport) -> [String] {
         let cells = report.cells
-        func cdf(_ name: MetricName) -> [SVGChart.Series] {
-            cells.compactMap { cell in
-                guard let histogram = cell.metrics.histograms[name], histogram.count > 0 else { return nil }
-                let points = stride(from: 0.0, through: 100.0, by: 2.0).compactMap { q in histogram.percentile(q).map { (x: $0, y: q) } }
-                return SVGChart.Series(name: cell.label, points: points)
+        func cdf(_ names: MetricName...) -> [SVGChart.Series] {
+            cells.flatMap { cell in
+                names.compactMap { name in
+                    guard let histogram = cell.metrics.histograms[name], histogram.count > 0 else { return nil }
+                    let points = stride(from: 0.0, through: 100.0, by: 2.0).compactMap { q in histogram.percentile(q).map { (x: $0, y: q) } }
+                    let kind = names.count > 1 ? name.rawValue.split(separator: ".").first.map(String.init) : nil
+                    return SVGChart.Series(name: [cells.count > 1 || kind == nil ? cell.label : nil, kind].compactMap { $0 }.joined(separator: " "),
+                                           points: points)
+                }
             }
         }
-        func overTime(_ value: (TimeSample) -> Double) -> [SVGChart.Series] {
+        func overTime(_ value: (TimeSample) -> Double?) -> [SVGChart.Series] {
             cells.filter { !$0.timeSeries.isEmpty }.map { cell in
-                SVGChart.Series(name: cell.label, points: cell.timeSeries.map { (x: $0.tS, y: value($0)) })
+                SVGChart.Series(name: cell.label, points: cell.timeSeries.compactMap { sample in value(sample).map { (x: sample.tS, y: $0) } })
             }
         }
         var charts: [String?] = [
             SVGChart.lines(title: "Setup time (CDF)", xLabel: "setup_ms", yLabel: "% of peers", series: cdf(.setupMs)),
-            SVGChart.bars(title: "Setup phases, p50", yLabel: "ms", bars: cells.flatMap { cell in
-                [MetricName.signalingMs, .iceMs, .dtlsMs, .firstFrameMs].compactMap { name in
-                    cell.metrics.value(at: MetricAddress(name, .p50)).map { (label: (cells.count > 1 ? cell.label + " " : "") + name.rawValue, value: $0) }
-                }
-            }),
             SVGChart.lines(title: "Room join time (CDF)", xLabel: "join_ms", yLabel: "% of members", series: cdf(.joinMs)),
             SVGChart.lines(title: "Message relay time (CDF)", xLabel: "relay_ms", yLabel: "% of messages", series: cdf(.relayMs)),
-            SVGChart.lines(title: "Packet loss per stream (CDF)", xLabel: "loss_pct", yLabel: "% of streams", series: cdf(.lossPct)),
-            SVGChart.lines(title: "Jitter per stream (CDF)", xLabel: "jitter_ms", yLabel: "% of streams", series: cdf(.jitterMs)),
+            SVGChart.lines(title: "Packet loss per stream (CDF)", xLabel: "loss_pct", yLabel: "% of streams", series: cdf(.videoLossPct, .audioLossPct)),
+            SVGChart.lines(title: "Jitter per stream (CDF)", xLabel: "jitter_ms", yLabel: "% of streams", series: cdf(.videoJitterMs, .audioJitterMs)),
             SVGChart.lines(title: "Connected peers", xLabel: "s", yLabel: "peers", series: overTime { Double($0.connectedPeers) }),
             SVGChart.lines(title: "Received bitrate", xLabel: "s", yLabel: "kbps",
                            series: cells.contains { $0.timeSeries.contains { $0.receiveKbps > 0 } } ? overTime(\.receiveKbps) : []),
+            SVGChart.lines(title: "First-pass loss per second", xLabel: "s", yLabel: "% of packets", series: overTime(\.lossPct)),
+            SVGChart.lines(title: "NACKs sent per second", xLabel: "s", yLabel: "NACKs/s",
+                           series: cells.contains { $0.timeSeries.contains { ($0.nacksPerS ?? 0) > 0 } } ? overTime(\.nacksPerS) : []),
+            SVGChart.lines(title: "Received fps per video stream", xLabel: "s", yLabel: "fps", series: overTime(\.fps)),
             SVGChart.bars(title: "Resolution survival, minimum per cell", yLabel: "%", bars: cells.compactMap { cell in
                 cell.metrics.value(at: MetricAddress(.resolutionSurvival, .min)).map { (label: cell.label, value: $0) }
             }),
         ]
-        let resolutions = cells.flatMap(\.peers).flatMap(\.streams).reduce(into: [String: Int]()) { totals, stream in
-            for (size, frames) in stream.resolutions { totals[size, default: 0] += frames }
-        }
-        charts.append(SVGChart.bars(title: "Frames received by resolution", yLabel: "frames",
-                                    bars: resolutions.sorted { $0.key < $1.key }.map { (label: $0.key, value: Double($0.value)) }))
+        let resolutions = ResolutionCounts(cells)
+        charts.append(SVGChart.bars(title: "Video frames received by resolution (\(resolutions.framesReceived) in all)", yLabel: "frames",
+                                    bars: resolutions.rows.map { (label: $0.size, value: Double($0.frames)) }))
         for key in Set(cells.flatMap(\.serverSamples).flatMap(\.values.keys)).sorted() {
             charts.append(SVGChart.lines(title: "Server: \(key)", xLabel: "s", yLabel: key, series: cells.map { cell in
                 SVGChart.Series(name: cell.label, points: cell.serverSamples.compactMap { sample in sample.values[key].map { (x: sample.tS, y: $0) } })
@@ -88,6 +91,14 @@ public enum HTMLReport {
             html += "<tr><td>\(address)</td>" + values.map { "<td>\(Format.number($0))</td>" }.joined() + "</tr>"
         }
         return html + "</table>"
+    }
+
+    /// Each cell's setup phases: the percentiles and the median beside the slow tail.
+    private static func phasesSection(_ report: RunReport) -> String {
+        let sections = report.cells.compactMap { cell in
+            PhaseBreakdown(cell)?.html(cell: report.cells.count > 1 ? cell.label : "")
+        }
+        return sections.isEmpty ? "" : "<h2>Setup phases</h2>" + sections.joined()
     }
 
     private static func thresholdsTable(_ report: RunReport) -> String {
@@ -110,28 +121,6 @@ public enum HTMLReport {
                 + "<td>\(worker.cpuUsPerPacket.map(Format.number) ?? "")</td><td>\(Format.number(worker.rssMB))</td>"
                 + "<td>\(Format.number(worker.lagP50Ms))</td><td>\(Format.number(worker.lagP99Ms))</td><td>\(Format.number(worker.lagMaxMs))</td>"
                 + "<td>\(worker.socketDrops)</td><td>\(worker.sendErrors)</td></tr>"
-        }
-        return html + "</table>"
-    }
-
-    /// Failed peers first, then the highest loss: the ones worth a look.
-    static func worstPeers(_ report: RunReport, limit: Int = 20) -> [PeerRecord] {
-        let peers = report.cells.flatMap(\.peers)
-        func worstLoss(_ peer: PeerRecord) -> Double { peer.streams.map(\.lossPct).max() ?? 0 }
-        return Array(peers.sorted { a, b in
-            if (a.outcome == .failed) != (b.outcome == .failed) { return a.outcome == .failed }
-            return worstLoss(a) > worstLoss(b)
-        }.prefix(limit))
-    }
-
-    private static func worstPeersTable(_ report: RunReport) -> String {
-        let peers = worstPeers(report)
-        guard !peers.isEmpty else { return "" }
-        var html = "<h2>Worst peers</h2><table><tr><th>peer</th><th>role</th><th>outcome</th><th>setup ms</th><th>worst loss %</th><th>reason</th></tr>"
-        for peer in peers {
-            html += "<tr><td>\(Format.escape(peer.id))</td><td>\(Format.escape(peer.role))</td><td>\(peer.outcome.rawValue)</td>"
-                + "<td>\(Format.number(peer.phases["setup_ms"]))</td><td>\(Format.number(peer.streams.map(\.lossPct).max()))</td>"
-                + "<td style=\"text-align:left\">\(Format.escape(peer.failureReason ?? ""))</td></tr>"
         }
         return html + "</table>"
     }

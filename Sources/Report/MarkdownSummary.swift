@@ -18,6 +18,10 @@ public enum MarkdownSummary {
             }
             lines.append("")
         }
+        for cell in report.cells {
+            if let phases = PhaseBreakdown(cell) { lines += phases.markdown(cell: report.cells.count > 1 ? cell.label : "") }
+        }
+        lines += ResolutionCounts(report.cells).markdown
         let thresholds = report.cells.flatMap { cell in cell.thresholds.map { (cell.label, $0) } }
         if !thresholds.isEmpty {
             lines.append("| threshold | cell | measured | result |")
@@ -37,7 +41,23 @@ public enum MarkdownSummary {
             }
             lines.append("")
         }
+        lines += worstPeers(report)
         return lines.joined(separator: "\n")
+    }
+
+    /// The ten worst peers by `PeerRanking`'s rule, the rule stated (report.html lists more).
+    static func worstPeers(_ report: RunReport) -> [String] {
+        let ranked = PeerRanking.worst(report.cells, limit: 10)
+        guard !ranked.isEmpty else { return [] }
+        var lines = ["Worst peers, \(PeerRanking.rule):", "", "| rank | peer | outcome | frame loss % | freeze ms | setup ms | failure |",
+                     "|---|---|---|---|---|---|---|"]
+        for (rank, entry) in ranked.enumerated() {
+            let key = PeerRanking.Key(entry.peer)
+            let hasVideo = entry.peer.streams.contains { $0.kind == "video" }
+            lines.append("| \(rank + 1) | \(entry.peer.id) | \(entry.peer.outcome.rawValue) | \(hasVideo ? Format.number(key.frameLossPct) : "-") | "
+                         + "\(hasVideo ? Format.number(key.freezeMs) : "-") | \(Format.number(entry.peer.phases["setup_ms"])) | \(InteropMatrixMarkdown.escape(entry.peer.failureReason ?? "")) |")
+        }
+        return lines + [""]
     }
 
     /// What each worker process spent: the harness's own cost, per peer and per packet

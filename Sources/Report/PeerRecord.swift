@@ -149,6 +149,12 @@ public struct StreamRecord: Codable, Equatable, Sendable {
     }
 }
 
+extension StreamRecord {
+    /// Frames received whose picture size was never read (`resolutions` holds the rest):
+    /// `frames_unknown_size`, the "unknown" row of frames by resolution.
+    public var framesOfUnknownSize: Int { max(0, framesReceived - resolutions.values.reduce(0, +)) }
+}
+
 extension PeerRecord {
     /// The report's warning when peers lost their signaling connection mid-call (a room
     /// server killed under a run): how many, and the first one's time and reason.

@@ -66,9 +66,9 @@ public struct ReportComparison: Equatable, Sendable {
 
     static func noiseFloor(_ name: MetricName) -> Double {
         switch name {
-        case .lossPct, .residualLossPct, .frameLossPct, .resolutionSurvival, .cpuPct: return 0.5
+        case .videoLossPct, .audioLossPct, .videoResidualLossPct, .audioResidualLossPct, .videoFrameLossPct, .resolutionSurvival, .cpuPct: return 0.5
         case .fps, .psnrDb, .rssMb: return 1
-        case .burstMax, .freezeCount, .harnessFreezeCount, .nacks, .plis, .failedPeers, .connectedPeers, .socketDrops: return 0.5
+        case .videoBurstMax, .audioBurstMax, .videoLossEpisodes, .audioLossEpisodes, .freezeCount, .harnessFreezeCount, .framesUnknownSize, .nacks, .plis, .failedPeers, .connectedPeers, .socketDrops: return 0.5
         default: return 5
         }
     }

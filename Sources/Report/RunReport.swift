@@ -3,9 +3,10 @@ import Metrics
 /// Everything a run produced: what ran (version, resolved scenario, seed), how it went
 /// (interrupted, harness saturated), and per matrix cell the figures of METRICS.md, the
 /// threshold outcomes, the time series and every peer. Written as `report.json`;
-/// `schemaVersion` changes whenever a field changes meaning.
+/// `schemaVersion` changes whenever a field changes meaning (2: the per-stream figures
+/// split into `video.*` and `audio.*`, where 1's `loss_pct` mixed both kinds).
 public struct RunReport: Codable, Equatable, Sendable {
-    public static let currentSchemaVersion = 1
+    public static let currentSchemaVersion = 2
 
     public var schemaVersion: Int = RunReport.currentSchemaVersion
     public var rtcswarmVersion: String
@@ -115,9 +116,18 @@ public struct TimeSample: Codable, Equatable, Sendable {
     public var receiveKbps: Double
     public var sendKbps: Double
     public var lagP99Ms: Double
+    /// Over the second before `tS`, from the workers' running receive totals: first-pass
+    /// loss in percent of the packets expected in it (nil when none was), NACKs sent per
+    /// second, and complete video frames per second per live video stream (nil without video).
+    public var lossPct: Double?
+    public var nacksPerS: Double?
+    public var fps: Double?
 
     public init(tS: Double, connectingPeers: Int, connectedPeers: Int, failedPeers: Int, receiveKbps: Double,
-                sendKbps: Double, lagP99Ms: Double) {
+                sendKbps: Double, lagP99Ms: Double, lossPct: Double? = nil, nacksPerS: Double? = nil, fps: Double? = nil) {
+        self.lossPct = lossPct
+        self.nacksPerS = nacksPerS
+        self.fps = fps
         self.tS = tS
         self.connectingPeers = connectingPeers
         self.connectedPeers = connectedPeers

@@ -46,11 +46,11 @@ enum SVGChart {
         return wrap(body)
     }
 
-    private static func wrap(_ body: String) -> String {
+    static func wrap(_ body: String) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"sans-serif\">\(body)</svg>"
     }
 
-    private static func axes(title: String, xLabel: String, yLabel: String, xRange: ClosedRange<Double>?, yRange: ClosedRange<Double>) -> String {
+    static func axes(title: String, xLabel: String, yLabel: String, xRange: ClosedRange<Double>?, yRange: ClosedRange<Double>) -> String {
         let left = margin.left, bottom = height - margin.bottom, right = width - margin.right
         var svg = "<text x=\"\(fmt(width / 2))\" y=\"18\" text-anchor=\"middle\" font-weight=\"bold\" font-size=\"13\">\(Format.escape(title))</text>"
         svg += "<line x1=\"\(fmt(left))\" y1=\"\(fmt(bottom))\" x2=\"\(fmt(right))\" y2=\"\(fmt(bottom))\" stroke=\"#333\"/>"
@@ -88,12 +88,12 @@ enum SVGChart {
         margin.left + (x - range.lowerBound) / (range.upperBound - range.lowerBound) * (width - margin.left - margin.right)
     }
 
-    private static func yPosition(_ y: Double, _ range: ClosedRange<Double>) -> Double {
+    static func yPosition(_ y: Double, _ range: ClosedRange<Double>) -> Double {
         height - margin.bottom - (y - range.lowerBound) / (range.upperBound - range.lowerBound) * (height - margin.top - margin.bottom)
     }
 
     /// A coordinate with one decimal at most.
-    private static func fmt(_ value: Double) -> String {
+    static func fmt(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }

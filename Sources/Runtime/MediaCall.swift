@@ -44,6 +44,8 @@ final class MediaCall {
     private var encoders: [(kind: MediaKind, encoder: SharedEncoder)] = []
     private var registeredSsrcs: [UInt32] = []
     private var observers: [String: ReceivedStreamObserver] = [:]
+    /// Its running receive totals' token in the recorder, while the call runs.
+    private var liveToken: Int?
     private(set) var isConnected = false
     var onConnected: () -> Void = {}
     var onFailed: (PeerFailure) -> Void = { _ in }
@@ -67,6 +69,7 @@ final class MediaCall {
                ice: ICEConfiguration, seed: UInt64, negotiate: (Peer) throws -> Void) throws {
         let host = try PeerHost(loop: loop, bindTo: localAddress, send: impairment.send, receive: impairment.receive,
                                 runStart: recorder.runStart, seed: seed)
+        liveToken = liveToken ?? recorder.addLive { [weak self] in self?.receiveTotals() ?? ReceiveTotals() }
         var transceivers: [PeerTransceiver] = []
         if media.audio != nil {
             transceivers.append(PeerTransceiver(mid: "0", kind: .audio, direction: media.direction, codecs: [.opus()]))
@@ -201,9 +204,26 @@ final class MediaCall {
     }
 
     /// Stops media, reads the figures, closes the peer (DTLS close_notify) and its socket.
+    /// What the call has received so far, counted as its record will count it.
+    private func receiveTotals() -> ReceiveTotals {
+        guard let peer else { return ReceiveTotals() }
+        var totals = ReceiveTotals()
+        for received in peer.stats(now: loop.now()).received {
+            totals.packetsExpected += Int(received.rtp.packetsExpected)
+            totals.packetsLostFirstPass += Int(max(0, received.rtp.packetsLost) + received.rtp.packetsRecovered)
+            totals.nacks += received.rtp.nacksSent
+            guard received.codec.isVideo else { continue }
+            totals.videoFrames += observers[received.mid]?.frames ?? 0
+            totals.liveVideoStreams += 1
+        }
+        return totals
+    }
+
     /// `setupFrom`: where `setup_ms` starts (the peer's start, or its partner's arrival).
     func finish(setupFrom: Instant?) -> (phases: [String: Double], streams: [StreamRecord], sent: [SentStreamRecord], candidatePair: String?) {
         stopSending()
+        if let liveToken { recorder.endLive(liveToken) }
+        liveToken = nil
         var phases: [String: Double] = [:]
         var streams: [StreamRecord] = []
         var sent: [SentStreamRecord] = []

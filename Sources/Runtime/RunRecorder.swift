@@ -39,35 +39,61 @@ public final class RunRecorder {
 
     public func countMessageReceived() { messagesReceived += 1 }
 
+    /// What the ended peers received, and each live call's running totals by its token.
+    private var endedReceive = ReceiveTotals()
+    private var liveReceive: [Int: () -> ReceiveTotals] = [:]
+    private var nextLiveToken = 0
+
+    /// Adds a live call's totals to `receiveTotals` until `endLive(token)` (its record then
+    /// carries the same counts).
+    func addLive(_ totals: @escaping () -> ReceiveTotals) -> Int {
+        nextLiveToken += 1
+        liveReceive[nextLiveToken] = totals
+        return nextLiveToken
+    }
+
+    func endLive(_ token: Int) { liveReceive[token] = nil }
+
+    /// Everything received so far: the ended peers' streams and the live calls'.
+    public var receiveTotals: ReceiveTotals { liveReceive.values.reduce(endedReceive) { $0 + $1() } }
+
     public func finish(_ record: PeerRecord) {
         records.append(record)
+        endedReceive = endedReceive + ReceiveTotals(record.streams)
         if record.outcome == .failed { metrics.increment(.failedPeers) }
         if record.endedConnected { connectedPeers += 1 }
         for (phase, value) in record.phases {
             if let name = MetricName(rawValue: phase), name.kind == .distribution { metrics.record(value, in: name) }
         }
-        // Per received stream (METRICS.md): one value per stream in each distribution.
+        // Per received stream (docs/metrics.md): one value per stream in each distribution,
+        // video and audio apart, so audio's unrepaired loss does not read as video's.
         for stream in record.streams {
-            metrics.record(stream.lossPct, in: .lossPct)
-            metrics.record(stream.residualLossPct, in: .residualLossPct)
-            metrics.record(Double(stream.burstMax), in: .burstMax)
-            metrics.record(stream.jitterMs, in: .jitterMs)
-            if let maximum = stream.jitterMaxMs { metrics.record(maximum, in: .jitterMaxMs) }
-            if let episodes = stream.lossEpisodes { metrics.record(Double(episodes), in: .lossEpisodes) }
+            if let names = StreamFigureNames(kind: stream.kind) { recordPackets(of: stream, in: names) }
             if let latency = stream.latencyMs { metrics.record(latency, in: .latencyMs) }
             metrics.increment(.nacks, by: stream.nacks)
             metrics.increment(.plis, by: stream.plis)
             guard stream.kind == "video" else { continue }
-            metrics.record(stream.frameLossPct, in: .frameLossPct)
+            metrics.record(stream.frameLossPct, in: .videoFrameLossPct)
             metrics.record(stream.fps, in: .fps)
             metrics.record(Double(stream.freezeCount), in: .freezeCount)
             metrics.record(stream.freezeMs, in: .freezeMs)
             if let harness = stream.harnessFreezeCount { metrics.record(Double(harness), in: .harnessFreezeCount) }
             if let survival = stream.resolutionSurvival { metrics.record(survival, in: .resolutionSurvival) }
+            metrics.increment(.framesUnknownSize, by: stream.framesOfUnknownSize)  // 0 kept too: "none unknown" is a figure
             if let psnr = stream.psnrDb { metrics.record(psnr, in: .psnrDb) }
         }
         onRecord(record)
         for observer in observers { observer(record) }
+    }
+
+    /// A stream's packet figures into its kind's distributions.
+    private func recordPackets(of stream: StreamRecord, in names: StreamFigureNames) {
+        metrics.record(stream.lossPct, in: names.loss)
+        metrics.record(stream.residualLossPct, in: names.residualLoss)
+        metrics.record(Double(stream.burstMax), in: names.burstMax)
+        metrics.record(stream.jitterMs, in: names.jitter)
+        if let maximum = stream.jitterMaxMs { metrics.record(maximum, in: names.jitterMax) }
+        if let episodes = stream.lossEpisodes { metrics.record(Double(episodes), in: names.lossEpisodes) }
     }
 
     /// Sets a level at the end of the run.

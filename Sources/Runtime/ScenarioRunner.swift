@@ -195,7 +195,8 @@ public final class ScenarioRunner {
             unreported.forEach { receive(WorkerMessage(peer: $0), from: worker) }
             let failed = (reported[worker] ?? []).filter { $0.outcome == .failed }.count
             latest[worker] = WorkerSample(tS: atMs / 1000, connecting: 0, connected: 0, failed: failed, lagP99Ms: 0,
-                                          bytesSent: latest[worker]?.bytesSent ?? 0, bytesReceived: latest[worker]?.bytesReceived ?? 0)
+                                          bytesSent: latest[worker]?.bytesSent ?? 0, bytesReceived: latest[worker]?.bytesReceived ?? 0,
+                                          receive: latest[worker]?.receive)
             options.progress("\(reason): its \(unreported.count) unfinished peer(s) are recorded as failed")
         }
 
@@ -248,6 +249,7 @@ public final class ScenarioRunner {
         let deadline = runStart + .milliseconds(plan.durationMs) + .seconds(15)
         var nextSample = runStart + .seconds(1)
         var bitrate = BitrateSeries()
+        var receiveSeries = ReceiveSeries()
         func allDone() -> Bool { results.count + lost.count == workers && (workers == 1 || ended.count == workers) }
         while !allDone() && loop.now() < deadline {
             loop.run(until: { loop.now() >= nextSample || allDone() }, timeout: .seconds(2))
@@ -260,6 +262,8 @@ public final class ScenarioRunner {
                                       receiveKbps: 0, sendKbps: 0, lagP99Ms: now.map(\.lagP99Ms).max() ?? 0))
             (samples[samples.count - 1].sendKbps, samples[samples.count - 1].receiveKbps) =
                 bitrate.kbps(at: t, sent: now.reduce(0) { $0 + $1.bytesSent }, received: now.reduce(0) { $0 + $1.bytesReceived })
+            (samples[samples.count - 1].lossPct, samples[samples.count - 1].nacksPerS, samples[samples.count - 1].fps) =
+                receiveSeries.figures(at: t, totals: now.compactMap(\.receive).reduce(ReceiveTotals(), +))
             if let server {
                 let stats = server.stats
                 serverSamples.append(ServerSample(tS: t, values: [
@@ -289,6 +293,8 @@ public final class ScenarioRunner {
             }
             (closing.sendKbps, closing.receiveKbps) = bitrate.kbps(at: closing.tS, sent: final.reduce(0) { $0 + $1.0 },
                                                                    received: final.reduce(0) { $0 + $1.1 })
+            // Its stretch is a fraction of a second of peers stopping: no loss, NACK or fps figure.
+            (closing.lossPct, closing.nacksPerS, closing.fps) = (nil, nil, nil)
             samples.append(closing)
         }
         for child in children where child.exitStatus == nil && !ended.contains(child.index) {

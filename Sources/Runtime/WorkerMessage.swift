@@ -25,6 +25,8 @@ public struct WorkerSample: Codable, Sendable, Equatable {
     /// UDP payload bytes the worker's sockets sent and received so far.
     public var bytesSent = 0
     public var bytesReceived = 0
+    /// What the worker's peers have received so far (nil from older workers).
+    public var receive: ReceiveTotals?
 }
 
 /// A worker's figures once its share of the run is over.

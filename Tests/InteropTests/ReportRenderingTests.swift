@@ -14,9 +14,15 @@ final class ReportRenderingTests: XCTestCase {
         for value in stride(from: 0.1, through: 3, by: 0.1) { metrics.record(value, in: .relayMs) }
         let samples = (0..<20).map { TimeSample(tS: Double($0), connectingPeers: 0, connectedPeers: min($0, 10) * 50, failedPeers: 0,
                                                 receiveKbps: Double(min($0, 10)) * 400, sendKbps: 0, lagP99Ms: 0.2) }
+        // Peers with phases: the phase table, the stacked median/tail chart and the peer table.
+        let peers = (0..<40).map { index -> PeerRecord in
+            let phases = ["signaling_ms": 20, "ice_ms": index >= 38 ? 300 : 30, "dtls_ms": 40, "setup_ms": index >= 38 ? 370 : 100.0]
+            for (phase, value) in phases { metrics.record(value, in: MetricName(rawValue: phase)!) }
+            return PeerRecord(id: "p\(index)", group: 0, role: "player", startedAtMs: 0, endedAtMs: 20_000, phases: phases, outcome: .completed)
+        }
         let report = RunReport(rtcswarmVersion: "test", scenarioName: "render check", resolvedScenario: "{}", seed: 1,
                                startedAt: "2026-11-29T00:00:00Z", durationS: 20,
-                               cells: [CellReport(label: "default", metrics: metrics, timeSeries: samples)], workers: [])
+                               cells: [CellReport(label: "default", metrics: metrics, timeSeries: samples, peers: peers)], workers: [])
         try ReportWriter.write(report, to: folder)
         // The plain page with no charts: what a broken report would look like.
         var empty = report
@@ -35,6 +41,31 @@ final class ReportRenderingTests: XCTestCase {
         XCTAssertEqual(none, 0, "a report without figures draws nothing in the chart colour")
         // Four lines (setup CDF, relay CDF, peers, bitrate) of 300+ px at 2 px width, or more.
         XCTAssertGreaterThan(drawn, 2_400, "the chart lines were drawn")
+    }
+
+    /// The peer table's script sorts by the clicked column, numbers by value, both ways.
+    func testThePeerTableSortsByAClickedColumnInChromium() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sort-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let peers = [1_000.0, 90, 200].map { setup in
+            PeerRecord(id: "peer-\(Int(setup))", group: 0, role: "player", startedAtMs: 0, endedAtMs: 5_000, phases: ["setup_ms": setup], outcome: .completed)
+        }
+        let report = RunReport(rtcswarmVersion: "test", scenarioName: "sort check", resolvedScenario: "{}", seed: 1,
+                               startedAt: "2026-11-29T00:00:00Z", durationS: 5,
+                               cells: [CellReport(label: "default", metrics: MetricSet(), peers: peers)], workers: [])
+        let html = HTMLReport.render(report)
+        func order(afterClicking clicks: [String]) throws -> [String] {
+            let click = clicks.map { "Array.from(document.querySelectorAll('table.sortable th')).find(function (th) { return th.textContent === '\($0)'; }).click();" }
+            let page = folder.appendingPathComponent("clicked-\(clicks.count)-\(clicks.first ?? "").html")
+            try Data(html.replacingOccurrences(of: "</body>", with: "<script>\(click.joined())</script></body>").utf8).write(to: page)
+            let dom = try HeadlessChromium.dumpDOM(of: page)
+            let body = try XCTUnwrap(dom.components(separatedBy: "<tbody>").dropFirst().first?.components(separatedBy: "</tbody>").first, dom)
+            return body.components(separatedBy: "<tr").dropFirst().map { $0.components(separatedBy: "text-align:left\">")[1].components(separatedBy: "<")[0] }
+        }
+        XCTAssertEqual(try order(afterClicking: []), ["peer-1000", "peer-200", "peer-90"], "rank order: slowest setup first")
+        XCTAssertEqual(try order(afterClicking: ["setup ms", "setup ms"]), ["peer-90", "peer-200", "peer-1000"], "ascending by value, not by text")
+        XCTAssertEqual(try order(afterClicking: ["peer"]), ["peer-90", "peer-200", "peer-1000"], "text descending")
     }
 
     private func chartPixels(_ png: URL) throws -> Int {

@@ -10,7 +10,7 @@ final class MetricSetTests: XCTestCase {
         var metrics = MetricSet()
         for _ in 0..<peers {
             metrics.record(200 + random.nextUnit() * 800, in: .setupMs)
-            metrics.record(random.nextUnit() * 3, in: .lossPct)
+            metrics.record(random.nextUnit() * 3, in: .videoLossPct)
         }
         metrics.increment(.failedPeers, by: Int(seed % 3))
         metrics.set(.connectedPeers, to: Double(peers))
@@ -27,10 +27,10 @@ final class MetricSetTests: XCTestCase {
         var loss = Histogram()
         for set in workers {
             setup.merge(try XCTUnwrap(set.histograms[.setupMs]))
-            loss.merge(try XCTUnwrap(set.histograms[.lossPct]))
+            loss.merge(try XCTUnwrap(set.histograms[.videoLossPct]))
         }
         expected.merge(setup, into: .setupMs)
-        expected.merge(loss, into: .lossPct)
+        expected.merge(loss, into: .videoLossPct)
         expected.increment(.failedPeers, by: 1 + 2 + 0 + 1)
         expected.set(.connectedPeers, to: 250 + 500 + 750 + 1000)
         XCTAssertEqual(merged, expected)
@@ -48,7 +48,7 @@ final class MetricSetTests: XCTestCase {
             let measured = try XCTUnwrap(metrics.value(at: MetricAddress(.rttMs, statistic)))
             XCTAssertEqual(measured, value, accuracy: value / 2048, "\(statistic)")
         }
-        XCTAssertNil(metrics.value(at: MetricAddress(.jitterMs, .max)))
+        XCTAssertNil(metrics.value(at: MetricAddress(.videoJitterMs, .max)))
         XCTAssertEqual(metrics.value(at: MetricAddress(.socketDrops)), 0)
     }
 
@@ -61,7 +61,7 @@ final class MetricSetTests: XCTestCase {
                 XCTAssertEqual(try MetricAddress(parsing: name.rawValue), MetricAddress(name))
             }
         }
-        XCTAssertEqual(MetricName.allCases.count, 32)  // the list in docs/metrics.md
+        XCTAssertEqual(MetricName.allCases.count, 39)  // the list in docs/metrics.md
     }
 
     func testJSONIsKeyedByMetricNameAndRoundTrips() throws {
@@ -69,7 +69,7 @@ final class MetricSetTests: XCTestCase {
         metrics.increment(.nacks, by: 12)
         let data = try JSONEncoder().encode(metrics)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
-        XCTAssertEqual(Set(object.keys), ["setup_ms", "loss_pct", "failed_peers", "connected_peers", "nacks"])
+        XCTAssertEqual(Set(object.keys), ["setup_ms", "video.loss_pct", "failed_peers", "connected_peers", "nacks"])
         XCTAssertEqual(object["nacks"] as? Int, 12)
         XCTAssertEqual(try JSONDecoder().decode(MetricSet.self, from: data), metrics)
 

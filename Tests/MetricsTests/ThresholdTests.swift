@@ -16,10 +16,12 @@ final class ThresholdTests: XCTestCase {
     func testMetricsDocumentExamplesParse() throws {
         let examples: [(String, MetricAddress, Threshold.Comparison, Double)] = [
             ("setup_ms.p95 < 500", MetricAddress(.setupMs, .p95), .less, 500),
-            ("loss_pct.max < 1", MetricAddress(.lossPct, .max), .less, 1),
+            ("loss_pct.max < 1", MetricAddress(.videoLossPct, .max), .less, 1),
+            ("video.loss_pct.max < 1", MetricAddress(.videoLossPct, .max), .less, 1),
+            ("audio.jitter_ms.p95<30", MetricAddress(.audioJitterMs, .p95), .less, 30),
             ("resolution_survival.min == 100", MetricAddress(.resolutionSurvival, .min), .equal, 100),
             ("failed_peers == 0", MetricAddress(.failedPeers), .equal, 0),
-            ("jitter_ms.mean<=12.5", MetricAddress(.jitterMs, .mean), .lessOrEqual, 12.5),
+            ("jitter_ms.mean<=12.5", MetricAddress(.videoJitterMs, .mean), .lessOrEqual, 12.5),
             ("  fps.p50 >= 29.5 ", MetricAddress(.fps, .p50), .greaterOrEqual, 29.5),
             ("connected_peers > 99", MetricAddress(.connectedPeers), .greater, 99),
             ("nacks != 0", MetricAddress(.nacks), .notEqual, 0),
@@ -42,6 +44,9 @@ final class ThresholdTests: XCTestCase {
             ("setup_ms < 500", "'setup_ms' is a distribution: add one of .p50 .p95 .p99 .min .max .mean"),
             ("setup_ms.p90 < 500", "unknown statistic '.p90' of 'setup_ms'; allowed: .p50 .p95 .p99 .min .max .mean"),
             ("setup_ms.p95.max < 500", "unknown statistic '.p95.max'"),
+            ("video.loss_pc.max < 1", "unknown metric 'video.loss_pc'"),
+            ("video.loss_pct < 1", "'video.loss_pct' is a distribution"),
+            ("loss_pct.p90 < 1", "unknown statistic '.p90' of 'loss_pct'"),
             ("failed_peers.max == 0", "'failed_peers' is a count: use its bare name, without '.max'"),
             ("setup_ms.p95 500", "expected an operator (< <= > >= == !=) after 'setup_ms.p95', got '500'"),
             ("setup_ms.p95", "expected an operator (< <= > >= == !=) after 'setup_ms.p95', got the end"),
@@ -62,7 +67,7 @@ final class ThresholdTests: XCTestCase {
     func testEvaluationReportsPassAndTheMeasuredFigure() throws {
         var metrics = MetricSet()
         for setup in stride(from: 101.0, through: 600, by: 1) { metrics.record(setup, in: .setupMs) }  // 500 peers
-        for loss in [0.0, 0.2, 0.9] { metrics.record(loss, in: .lossPct) }
+        for loss in [0.0, 0.2, 0.9] { metrics.record(loss, in: .videoLossPct) }
         for survival in [100.0, 100, 100] { metrics.record(survival, in: .resolutionSurvival) }
 
         func check(_ text: String, passes: Bool, measured: Double?, file: StaticString = #filePath, line: UInt = #line) throws {

@@ -6,7 +6,7 @@ enum ReportFixtures {
     static func metrics(setup: [Double], loss: [Double], failed: Int = 0) -> MetricSet {
         var set = MetricSet()
         for value in setup { set.record(value, in: .setupMs) }
-        for value in loss { set.record(value, in: .lossPct) }
+        for value in loss { set.record(value, in: .videoLossPct) }
         set.increment(.failedPeers, by: failed)
         return set
     }
@@ -25,7 +25,7 @@ enum ReportFixtures {
                    peers: [PeerRecord(id: "p0", group: 0, role: "player", startedAtMs: 0, endedAtMs: 30_000,
                                       phases: ["setup_ms": setup.first ?? 0], outcome: .completed,
                                       streams: [StreamRecord(kind: "video", codec: "h264", packetsReceived: 990, packetsExpected: 1000,
-                                                             lossPct: 1, residualLossPct: 0, burstMax: 2, jitterMs: 3,
+                                                             lossPct: 1, residualLossPct: 0, burstMax: 2, jitterMs: 3, framesReceived: 900,
                                                              resolutions: ["1280x720": 900])]),
                            PeerRecord(id: "p1", group: 0, role: "player", startedAtMs: 0, endedAtMs: 12_400, outcome: .failed,
                                       failedPhase: "ice", failureReason: "ICE consent lost at 12.4 s")])

@@ -182,7 +182,7 @@ final class ScenarioValidationTests: XCTestCase {
         XCTAssertEqual(message(set: ["thresholds[0]=setup_ms.p95 < -1"]),
                        "thresholds[0]: \"setup_ms.p95 < -1\" can never hold: setup_ms is never below 0")
         XCTAssertEqual(message(set: ["thresholds[0]=loss_pct.max > 100"]),
-                       "thresholds[0]: \"loss_pct.max > 100\" can never hold: loss_pct is never below 0 nor above 100")
+                       "thresholds[0]: \"loss_pct.max > 100\" can never hold: video.loss_pct is never below 0 nor above 100")
         XCTAssertEqual(message(set: ["thresholds[0]=failed_peers == -2"]),
                        "thresholds[0]: \"failed_peers == -2\" can never hold: failed_peers is never below 0")
         for possible in ["setup_ms.p95 < 500", "failed_peers == 0", "loss_pct.max <= 100", "resolution_survival.min == 100", "fps.mean != 0"] {

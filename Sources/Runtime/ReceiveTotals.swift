@@ -1,0 +1,61 @@
+import Report
+
+/// Running totals of what a worker's peers have received so far (ended peers' records plus
+/// the live calls), sent with each worker sample so the coordinator can turn their change
+/// over a second into that second's first-pass loss, NACKs and frame rate.
+public struct ReceiveTotals: Codable, Sendable, Equatable {
+    /// RTP packets expected (RFC 3550 A.3) over the received streams.
+    public var packetsExpected = 0
+    /// Packets lost on the first pass (docs/metrics.md `loss_pct`): never received, or
+    /// received only after a NACK asked for them again.
+    public var packetsLostFirstPass = 0
+    /// NACK feedback messages sent (RFC 4585 6.2.1).
+    public var nacks = 0
+    /// Complete video frames received.
+    public var videoFrames = 0
+    /// Video streams being received by live calls right now (not a running total).
+    public var liveVideoStreams = 0
+
+    public init(packetsExpected: Int = 0, packetsLostFirstPass: Int = 0, nacks: Int = 0, videoFrames: Int = 0, liveVideoStreams: Int = 0) {
+        self.packetsExpected = packetsExpected
+        self.packetsLostFirstPass = packetsLostFirstPass
+        self.nacks = nacks
+        self.videoFrames = videoFrames
+        self.liveVideoStreams = liveVideoStreams
+    }
+
+    /// The totals of an ended peer's streams (the same counts its record reports).
+    init(_ streams: [StreamRecord]) {
+        for stream in streams {
+            packetsExpected += stream.packetsExpected
+            packetsLostFirstPass += max(0, stream.packetsExpected - stream.packetsReceived) + (stream.packetsRecovered ?? 0)
+            nacks += stream.nacks
+            if stream.kind == "video" { videoFrames += stream.framesReceived }
+        }
+    }
+
+    public static func + (a: ReceiveTotals, b: ReceiveTotals) -> ReceiveTotals {
+        ReceiveTotals(packetsExpected: a.packetsExpected + b.packetsExpected, packetsLostFirstPass: a.packetsLostFirstPass + b.packetsLostFirstPass,
+                      nacks: a.nacks + b.nacks, videoFrames: a.videoFrames + b.videoFrames, liveVideoStreams: a.liveVideoStreams + b.liveVideoStreams)
+    }
+}
+
+/// Each sample's figures from the change in the run's receive totals since the previous
+/// sample: first-pass loss in percent of the packets expected in that stretch, NACKs per
+/// second, and frames per second per live video stream.
+struct ReceiveSeries {
+    private var last: (t: Double, totals: ReceiveTotals) = (0, ReceiveTotals())
+
+    /// Nil figures where the stretch had nothing to measure (no packet expected, no video).
+    mutating func figures(at t: Double, totals: ReceiveTotals) -> (lossPct: Double?, nacksPerS: Double?, fps: Double?) {
+        let seconds = t - last.t
+        defer { last = (t, totals) }
+        guard seconds > 0 else { return (nil, nil, nil) }
+        let expected = totals.packetsExpected - last.totals.packetsExpected
+        let lost = max(0, totals.packetsLostFirstPass - last.totals.packetsLostFirstPass)
+        let frames = max(0, totals.videoFrames - last.totals.videoFrames)
+        return (expected > 0 ? min(100, Double(lost) / Double(expected) * 100) : nil,
+                Double(max(0, totals.nacks - last.totals.nacks)) / seconds,
+                totals.liveVideoStreams > 0 ? Double(frames) / seconds / Double(totals.liveVideoStreams) : nil)
+    }
+}
