@@ -71,20 +71,14 @@ final class IceAgentConnectTests: XCTestCase {
     }
 
     func testFullAgentNominatesAgainstAnIceLiteRemote() throws {
-        let liteAddress = SocketAddress("127.0.0.1:8000")!
-        let liteCredentials = IceCredentials(ufrag: "lite", pwd: "litelitelitelitelitelite")
         // Even an agent created as controlled takes control when the remote is lite (RFC 8445 6.1.1).
-        var agent = IceAgent(role: .controlled, localCredentials: Setup.credentialsA, tieBreaker: 1)
-        agent.addLocalHost(Setup.addressA)
-        agent.setRemoteCredentials(liteCredentials, isLite: true)
-        agent.addRemoteCandidate(.remote(liteAddress))
-        XCTAssertEqual(agent.role, .controlling)
-        var network = VirtualNetwork()
-        network.attach(agent, at: [Setup.addressA])
-        let lite = network.attach(LiteResponder(credentials: liteCredentials), at: [liteAddress])
+        let setup = Setup.liteNetwork(role: .controlled)
+        var network = setup.network
+        let lite = setup.lite
+        XCTAssertEqual(network.agent(0)?.role, .controlling)
         network.run(until: Setup.seconds(5)) { $0.agent(0)?.state == .completed }
         XCTAssertEqual(network.agent(0)?.state, .completed)
-        XCTAssertEqual(network.agent(0)?.selectedPair?.remote.address, liteAddress)
+        XCTAssertEqual(network.agent(0)?.selectedPair?.remote.address, Setup.liteAddress)
         XCTAssertEqual((network.nodes[lite].endpoint as? LiteResponder)?.nominatedFrom, Setup.addressA)
         XCTAssertTrue(network.events(0).contains(.roleChanged(.controlling)))
     }

@@ -78,16 +78,12 @@ final class IceAgentConsentTests: XCTestCase {
         network.run(until: Setup.seconds(3))
         XCTAssertEqual(network.agent(0)?.state, .completed)
         let restartAt = network.now
-        let newA = IceCredentials(ufrag: "AAA2", pwd: "AAAAAAAAAAAAAAAAAAAAAAA2")
-        let newB = IceCredentials(ufrag: "BBB2", pwd: "BBBBBBBBBBBBBBBBBBBBBBB2")
-        network.withAgent(0) { $0.restart(localCredentials: newA, now: restartAt) }
-        network.withAgent(1) { $0.restart(localCredentials: newB, now: restartAt) }
-        let a = try XCTUnwrap(network.agent(0))
-        let b = try XCTUnwrap(network.agent(1))
+        let restarted = Setup.restartBoth(&network)
+        let a = try XCTUnwrap(restarted.a)
+        let b = try XCTUnwrap(restarted.b)
         // Media keeps its path while the restart runs.
         XCTAssertEqual(a.selectedPair?.remote.address, Setup.addressB)
-        network.withAgent(0) { Setup.signal(from: b, to: &$0) }
-        network.withAgent(1) { Setup.signal(from: a, to: &$0) }
+        Setup.signalRestart(&network, a: a, b: b)
         network.run(until: Setup.seconds(60))
         let reselected = network.nodes[0].events.filter { entry in
             if case .selectedPairChanged = entry.event { return entry.at > restartAt }
@@ -95,7 +91,7 @@ final class IceAgentConsentTests: XCTestCase {
         }
         XCTAssertEqual(reselected.count, 1)
         XCTAssertLessThan(try XCTUnwrap(reselected.first?.at), restartAt + .milliseconds(200))
-        XCTAssertEqual(network.agent(0)?.localCredentials, newA)
+        XCTAssertEqual(network.agent(0)?.localCredentials, Setup.restartedCredentialsA)
         XCTAssertEqual(network.agent(0)?.state, .completed)
         XCTAssertEqual(network.agent(1)?.state, .completed)
         // Consent now runs with the new credentials: nothing was dropped as unauthenticated.

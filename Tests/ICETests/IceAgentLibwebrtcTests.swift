@@ -27,15 +27,9 @@ final class IceAgentLibwebrtcTests: XCTestCase {
     }
 
     func testAgainstIceLiteTheFirstAnswerConnectsAndTheNextPingNominates() throws {
-        let liteAddress = SocketAddress("127.0.0.1:8000")!
-        let liteCredentials = IceCredentials(ufrag: "lite", pwd: "litelitelitelitelitelite")
-        var agent = IceAgent(role: .controlling, localCredentials: Setup.credentialsA, tieBreaker: 1)
-        agent.addLocalHost(Setup.addressA)
-        agent.setRemoteCredentials(liteCredentials, isLite: true)
-        agent.addRemoteCandidate(.remote(liteAddress))
-        var network = VirtualNetwork()
-        network.attach(agent, at: [Setup.addressA])
-        let lite = network.attach(LiteResponder(credentials: liteCredentials), at: [liteAddress])
+        let setup = Setup.liteNetwork(role: .controlling)
+        var network = setup.network
+        let lite = setup.lite
         var nominatingChecksAt: [Instant] = []
         var now = Instant.zero
         network.drop = { transmit in
@@ -85,21 +79,15 @@ final class IceAgentLibwebrtcTests: XCTestCase {
         network.run(until: Setup.seconds(3))
         XCTAssertEqual(network.agent(0)?.state, .completed)
         let restartAt = network.now
-        let newA = IceCredentials(ufrag: "AAA2", pwd: "AAAAAAAAAAAAAAAAAAAAAAA2")
-        let newB = IceCredentials(ufrag: "BBB2", pwd: "BBBBBBBBBBBBBBBBBBBBBBB2")
-        network.withAgent(0) { $0.restart(localCredentials: newA, now: restartAt) }
-        network.withAgent(1) { $0.restart(localCredentials: newB, now: restartAt) }
-        let a = try XCTUnwrap(network.agent(0))
-        let b = try XCTUnwrap(network.agent(1))
-        network.withAgent(0) { Setup.signal(from: b, to: &$0) }
-        network.withAgent(1) { Setup.signal(from: a, to: &$0) }
+        let restarted = Setup.restartBoth(&network)
+        Setup.signalRestart(&network, a: try XCTUnwrap(restarted.a), b: try XCTUnwrap(restarted.b))
         // B's new checks are all lost, and so is A's first: only A pinging again can
         // make a new pair valid.
         var lostFromA: [TransactionID] = []
         network.drop = { transmit in
             guard let message = try? StunMessage.decode(transmit.payload), message.messageClass == .request else { return false }
-            if message.username?.hasPrefix("AAA2:") == true { return true }
-            guard message.username?.hasPrefix("BBB2:") == true, lostFromA.isEmpty else { return false }
+            if message.username?.hasPrefix(Setup.restartedCredentialsA.ufrag + ":") == true { return true }
+            guard message.username?.hasPrefix(Setup.restartedCredentialsB.ufrag + ":") == true, lostFromA.isEmpty else { return false }
             lostFromA.append(message.transactionID)
             return true
         }

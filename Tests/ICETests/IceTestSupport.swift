@@ -45,6 +45,40 @@ enum IcePairSetup {
         receiver.endOfRemoteCandidates()
     }
 
+    static let liteAddress = SocketAddress("127.0.0.1:8000")!
+    static let liteCredentials = IceCredentials(ufrag: "lite", pwd: "litelitelitelitelitelite")
+
+    /// Agent A (node 0, created with `role`) against an ice-lite remote that answers its
+    /// checks (a `LiteResponder` at node `lite`), with the agent's default options.
+    static func liteNetwork(role: IceRole) -> (network: VirtualNetwork, lite: Int) {
+        var agent = IceAgent(role: role, localCredentials: credentialsA, tieBreaker: 1)
+        agent.addLocalHost(addressA)
+        agent.setRemoteCredentials(liteCredentials, isLite: true)
+        agent.addRemoteCandidate(.remote(liteAddress))
+        var network = VirtualNetwork()
+        network.attach(agent, at: [addressA])
+        let lite = network.attach(LiteResponder(credentials: liteCredentials), at: [liteAddress])
+        return (network, lite)
+    }
+
+    static let restartedCredentialsA = IceCredentials(ufrag: "AAA2", pwd: "AAAAAAAAAAAAAAAAAAAAAAA2")
+    static let restartedCredentialsB = IceCredentials(ufrag: "BBB2", pwd: "BBBBBBBBBBBBBBBBBBBBBBB2")
+
+    /// An ICE restart of both agents at the network's time (RFC 8445 9: new credentials),
+    /// not yet signalled; returns the agents as restarted, for `signalRestart`.
+    static func restartBoth(_ network: inout VirtualNetwork) -> (a: IceAgent?, b: IceAgent?) {
+        let now = network.now
+        network.withAgent(0) { $0.restart(localCredentials: restartedCredentialsA, now: now) }
+        network.withAgent(1) { $0.restart(localCredentials: restartedCredentialsB, now: now) }
+        return (network.agent(0), network.agent(1))
+    }
+
+    /// What each side's new offer and answer carry after `restartBoth`.
+    static func signalRestart(_ network: inout VirtualNetwork, a: IceAgent, b: IceAgent) {
+        network.withAgent(0) { signal(from: b, to: &$0) }
+        network.withAgent(1) { signal(from: a, to: &$0) }
+    }
+
     static func isConnected(_ state: IceConnectionState?) -> Bool {
         state == .connected || state == .completed
     }
