@@ -77,23 +77,7 @@ func (l *echoLoop) reflect(remote *webrtc.TrackRemote, receiver *webrtc.RTPRecei
 	l.remotes = append(l.remotes, remote)
 	l.counters = append(l.counters, counter)
 	l.mu.Unlock()
-	go func() {
-		for {
-			if _, _, err := receiver.ReadRTCP(); err != nil {
-				return
-			}
-		}
-	}()
-	for {
-		packet, _, err := remote.ReadRTP()
-		if err != nil {
-			return
-		}
-		counter.add(packet)
-		if local != nil {
-			local.WriteRTP(packet)
-		}
-	}
+	relay(remote, receiver, counter, local)
 }
 
 // requestKeyframe asks the offerer for a keyframe of each video track it sends.

@@ -72,21 +72,7 @@ func (p *stream) forward(remote *webrtc.TrackRemote, receiver *webrtc.RTPReceive
 		close(p.complete)
 	}
 	p.mu.Unlock()
-	go func() {
-		for {
-			if _, _, err := receiver.ReadRTCP(); err != nil {
-				return
-			}
-		}
-	}()
-	for {
-		packet, _, err := remote.ReadRTP()
-		if err != nil {
-			return
-		}
-		track.counter.add(packet)
-		local.WriteRTP(packet)
-	}
+	relay(remote, receiver, track.counter, local)
 }
 
 // requestKeyframe sends the publisher a PLI (RFC 4585 6.3.1) for each video track.

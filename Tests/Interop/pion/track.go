@@ -99,3 +99,26 @@ func (c *frameCounter) snapshot() trackStats {
 	}
 	return copied
 }
+
+// relay counts every packet of remote and writes it to local (nil: count only) until the
+// track ends; the receiver's RTCP is read and dropped meanwhile, as Pion requires for its
+// interceptors (NACK generation, reports) to run.
+func relay(remote *webrtc.TrackRemote, receiver *webrtc.RTPReceiver, counter *frameCounter, local *webrtc.TrackLocalStaticRTP) {
+	go func() {
+		for {
+			if _, _, err := receiver.ReadRTCP(); err != nil {
+				return
+			}
+		}
+	}()
+	for {
+		packet, _, err := remote.ReadRTP()
+		if err != nil {
+			return
+		}
+		counter.add(packet)
+		if local != nil {
+			local.WriteRTP(packet)
+		}
+	}
+}
