@@ -2,11 +2,11 @@
 import Glibc
 #endif
 
-/// Ports on 127.0.0.1 for servers that tests start (coturn, Janus).
-enum LoopbackPort {
+/// Ports on 127.0.0.1 for servers that tests start (coturn, Janus), and connecting to them.
+public enum LoopbackPort {
     /// A port that was free a moment ago: the kernel's choice when binding port 0 with a
     /// socket of `type` (SOCK_DGRAM or SOCK_STREAM).
-    static func free(_ type: __socket_type) throws -> UInt16 {
+    public static func free(_ type: __socket_type) throws -> UInt16 {
         let fd = socket(AF_INET, Int32(type.rawValue), 0)
         guard fd >= 0 else { throw ExternalToolError("socket() failed: errno \(errno)") }
         defer { close(fd) }
@@ -19,6 +19,15 @@ enum LoopbackPort {
         }
         guard bound else { throw ExternalToolError("bind(127.0.0.1:0) failed: errno \(errno)") }
         return UInt16(bigEndian: address.sin_port)
+    }
+
+    /// connect(2) of `fd` to 127.0.0.1:`port`: 0, or -1 with errno set (EINPROGRESS for
+    /// a non-blocking socket still connecting).
+    public static func connect(_ fd: Int32, port: UInt16) -> Int32 {
+        var address = address(port: port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
     }
 
     /// 127.0.0.1:`port` as a C socket address.

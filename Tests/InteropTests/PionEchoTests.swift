@@ -45,8 +45,8 @@ final class PionEchoTests: XCTestCase {
         let request = HTTPRequest(method: .post, endpoint: endpoint, headers: ["Content-Type": "application/sdp"],
                                   body: Array(try local.peer.createOffer(now: loop.now()).utf8))
         let response = try XCTUnwrap(LoopbackHTTP.send(request, to: endpoint, timeout: .seconds(5)), "Pion answered the offer")
-        XCTAssertEqual(response.status, 201, response.bodyText ?? "")
-        try local.peer.setRemoteAnswer(response.bodyText ?? "", now: loop.now())
+        XCTAssertEqual(response.status, 201, response.bodyText)
+        try local.peer.setRemoteAnswer(response.bodyText, now: loop.now())
         local.drive()
         XCTAssertTrue(loop.run(until: { local.connected || local.failure != nil }, timeout: .seconds(10)), "\(local.events.suffix(5))\n\(pion.log.suffix(1500))")
         guard local.connected else { throw ExternalToolError("rtcswarm and Pion's echo peer did not connect") }
