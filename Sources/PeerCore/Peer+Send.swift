@@ -50,6 +50,17 @@ extension Peer {
         return true
     }
 
+    /// Per received section (by mid), the incomplete frames held longer than the
+    /// assembler's wait that nothing later gave up (`FrameAssembler.framesStalled`): lost
+    /// too. Walks each ring, so it is asked once, for the record, not with every `stats`.
+    public func framesStalled(now: Instant) -> [String: Int] {
+        var stalled: [String: Int] = [:]
+        for section in media {
+            if let assembler = section.assembler { stalled[section.info.mid] = assembler.framesStalled(now: now) }
+        }
+        return stalled
+    }
+
     /// The peer's figures now (METRICS.md: setup phases, per received and sent stream).
     public func stats(now: Instant) -> PeerStats {
         var received: [ReceivedStreamStats] = []
@@ -61,7 +72,7 @@ extension Peer {
                 received.append(ReceivedStreamStats(
                     mid: info.mid, codec: info.codec, rtp: statistics, framesCompleted: frames?.framesCompleted ?? 0,
                     keyframesCompleted: frames?.keyframesCompleted ?? 0, framesDropped: frames?.framesDropped ?? 0,
-                    framesDroppedLate: frames?.framesDroppedLate ?? 0, framesStalled: section.assembler?.framesStalled(now: now) ?? 0))
+                    framesDroppedLate: frames?.framesDroppedLate ?? 0))
             }
             if let ssrc = info.localSsrc, let counters = rtp.sendCounters(ssrc: ssrc), let offset = rtp.sendTimestampOffset(ssrc: ssrc) {
                 sent.append(SentStreamStats(mid: info.mid, codec: info.codec, ssrc: ssrc, frames: section.framesSent, counters: counters,

@@ -38,9 +38,6 @@ public struct ReceivedStreamStats: Sendable, Equatable {
     public var framesDropped: Int
     /// Of those, frames whose missing packets all arrived after they were given up.
     public var framesDroppedLate: Int
-    /// Incomplete frames still held longer than the assembler's wait (nothing later
-    /// completed to give them up): lost too.
-    public var framesStalled: Int = 0
 }
 
 /// One sent RTP stream.

@@ -203,7 +203,6 @@ final class MediaCall {
         registeredSsrcs = []
     }
 
-    /// Stops media, reads the figures, closes the peer (DTLS close_notify) and its socket.
     /// What the call has received so far, counted as its record will count it.
     private func receiveTotals() -> ReceiveTotals {
         guard let peer else { return ReceiveTotals() }
@@ -219,6 +218,7 @@ final class MediaCall {
         return totals
     }
 
+    /// Stops media, reads the figures, closes the peer (DTLS close_notify) and its socket.
     /// `setupFrom`: where `setup_ms` starts (the peer's start, or its partner's arrival).
     func finish(setupFrom: Instant?) -> (phases: [String: Double], streams: [StreamRecord], sent: [SentStreamRecord], candidatePair: String?) {
         stopSending()
@@ -240,10 +240,11 @@ final class MediaCall {
                 phases["setup_ms"] = max(ice, dtls).milliseconds(since: setupFrom)
             }
             if let rtt = stats.roundTripTime { phases["rtt_ms"] = rtt.milliseconds }
+            let stalled = peer.framesStalled(now: now)
             for received in stats.received {
                 let observer = observers[received.mid]
                     ?? ReceivedStreamObserver(codec: received.codec, publishedResolution: nil, frameRate: frameRate(of: received.codec))
-                streams.append(observer.record(received))
+                streams.append(observer.record(received, framesStalled: stalled[received.mid] ?? 0))
             }
             sent = stats.sent.map { stream in
                 SentStreamRecord(kind: stream.codec.isVideo ? "video" : "audio", codec: stream.codec.description, ssrc: stream.ssrc,

@@ -80,7 +80,8 @@ final class ReceivedStreamObserver {
     }
 
     /// The stream's record, with the RTP figures PeerCore measured.
-    func record(_ rtp: ReceivedStreamStats) -> StreamRecord {
+    /// `framesStalled`: incomplete frames the assembler still holds past its wait.
+    func record(_ rtp: ReceivedStreamStats, framesStalled: Int = 0) -> StreamRecord {
         let statistics = rtp.rtp
         var seconds = 0.0
         if let firstArrival, let lastArrival { seconds = (lastArrival - firstArrival).milliseconds / 1000 }
@@ -89,7 +90,7 @@ final class ReceivedStreamObserver {
         // At least every frame seen plus every frame the assembler gave up or still holds
         // past its wait: those after the last complete frame lie outside the timestamps'
         // span (a stream in which no frame completes any more).
-        let expected = max(expectedFrames(), frames + rtp.framesDropped + rtp.framesStalled)
+        let expected = max(expectedFrames(), frames + rtp.framesDropped + framesStalled)
         let lost = max(0, expected - frames)
         let decoded = decoder?.results()
         return StreamRecord(
