@@ -17,9 +17,7 @@ import Signaling
 /// message, and they go into this peer's record next to its own figures.
 public final class CallPeer: PeerDriver {
     public struct Settings {
-        public var target: ResolvedTarget
-        public var transport: RoomClient.Transport
-        public var names: RoomEventNames
+        public var signaling: RoomAccess
         public var room: String
         public var id: String
         public var group: Int
@@ -65,7 +63,7 @@ public final class CallPeer: PeerDriver {
     private let settings: Settings
     private let life: MediaPeerLifecycle
     private var call: MediaCall { life.call }
-    private var signaling: RoomClientHost?
+    private var signaling: RoomClientStream?
     private var joinSentAt: Instant?
     private var joinMs: Double?
     private var joinedAt: Instant?
@@ -108,14 +106,7 @@ public final class CallPeer: PeerDriver {
 
     public func start() {
         guard life.begin() else { return }
-        do {
-            let client = try RoomClientHost(loop: loop, address: settings.target.address, endpoint: settings.target.endpoint,
-                                            transport: settings.transport, names: settings.names, seed: settings.seed)
-            client.onEvent = { [weak self] event in self?.signalingEvent(event) }
-            signaling = client
-        } catch {
-            return end(.failed, phase: "signaling", reason: "cannot connect to the room server at \(settings.target.address): \(error)")
-        }
+        signaling = settings.signaling.connect(loop: loop, seed: settings.seed) { [weak self] event in self?.signalingEvent(event) }
     }
 
     public func stop(interrupted: Bool) {

@@ -15,9 +15,9 @@ struct PeerFactory {
     private let target: ResolvedTarget
     private let recorder: RunRecorder
     private let fanout: MediaFanout
-    private let names: RoomEventNames
-    private let transport: RoomClient.Transport
     private let tls: TLSClientContext?
+    /// How pairs and members reach the room server.
+    private let room: RoomAccess
 
     init(loop: EventLoop, scenario: Scenario, target: ResolvedTarget, recorder: RunRecorder, fanout: MediaFanout) throws(TargetError) {
         self.loop = loop
@@ -25,8 +25,6 @@ struct PeerFactory {
         self.target = target
         self.recorder = recorder
         self.fanout = fanout
-        names = RoomEventNames(otherJoined: scenario.target.otherJoinedEvent)
-        transport = scenario.target.room?.transport == .websocket ? .webSocket : .socketIO
         if target.endpoint.scheme.isSecure {
             do {
                 tls = try TLSClientContext(configuration: TLSConfiguration(verifyCertificates: !(scenario.target.insecureTls ?? false)))
@@ -36,6 +34,8 @@ struct PeerFactory {
         } else {
             tls = nil
         }
+        room = RoomAccess(target: target, transport: scenario.target.room?.transport == .websocket ? .webSocket : .socketIO,
+                          names: RoomEventNames(otherJoined: scenario.target.otherJoinedEvent), tls: tls)
     }
 
     /// Who answers a pair's calls, as the call driver sees it.
@@ -73,12 +73,11 @@ struct PeerFactory {
         switch group.role {
         case .member:
             let settings = RoomMemberPeer.Settings(
-                target: target, transport: transport, names: names, room: peer.room ?? "room",
-                id: id, group: peer.group, seed: seed)
+                signaling: room, room: peer.room ?? "room", id: id, group: peer.group, seed: seed)
             return RoomMemberPeer(loop: loop, settings: settings, recorder: recorder)
         case .pair:
             let settings = CallPeer.Settings(
-                target: target, transport: transport, names: names, room: peer.room ?? "room", id: id, group: peer.group,
+                signaling: room, room: peer.room ?? "room", id: id, group: peer.group,
                 role: peer.side.rawValue, seed: seed, localAddress: WorkerRun.localAddress(group),
                 video: try WorkerRun.videoTrack(group, target: scenario.target, groupIndex: peer.group), audio: WorkerRun.audioTrack(group),
                 impairment: (group.impairment?.send, group.impairment?.receive), ice: ice, decode: decode,

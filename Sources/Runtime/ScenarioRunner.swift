@@ -146,7 +146,7 @@ public final class ScenarioRunner {
         } catch {
             return .failure(TargetError("cannot start the event loop: \(error)"))
         }
-        var server: RoomServerHost?
+        var server: RoomServerStream?
         let target: ResolvedTarget
         switch startTarget(scenario.target, loop: loop) {
         case .success(let (resolved, host)):
@@ -267,7 +267,7 @@ public final class ScenarioRunner {
             if let server {
                 let stats = server.stats
                 serverSamples.append(ServerSample(tS: t, values: [
-                    "connections": Double(stats.connections), "members": Double(server.core.memberCount),
+                    "connections": Double(stats.connections), "members": Double(server.machine.memberCount),
                     "messages_relayed_per_s": Double(stats.messagesRelayed - lastRelayed),
                 ]))
                 lastRelayed = stats.messagesRelayed
@@ -367,7 +367,7 @@ public final class ScenarioRunner {
 
     /// The built-in server started on a free loopback port, or a room server's URL checked
     /// for reachability before any peer starts.
-    private func startTarget(_ target: Target, loop: EventLoop) -> Result<(ResolvedTarget, RoomServerHost?), TargetError> {
+    private func startTarget(_ target: Target, loop: EventLoop) -> Result<(ResolvedTarget, RoomServerStream?), TargetError> {
         switch target.kind {
         case .builtinRoom:
             var configuration = RoomServerConfiguration()
@@ -375,7 +375,7 @@ public final class ScenarioRunner {
             configuration.maxMessagesPerSecondPerAddress = target.room?.maxRatePerAddress
             configuration.events = RoomEventNames(otherJoined: target.otherJoinedEvent)
             do {
-                let host = try RoomServerHost(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0), configuration: configuration)
+                let host = try RoomServerStream(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0), configuration: configuration)
                 let endpoint = Endpoint(scheme: .http, host: "127.0.0.1", port: host.address.port)
                 return .success((ResolvedTarget(address: host.address, endpoint: endpoint), host))
             } catch {

@@ -54,18 +54,19 @@ public final class WorkerRun {
             return ServerPeer(loop: loop, settings: typed, recorder: recorder, fanout: fanout, makeSetup: make)
         }
         func driver<Setup: CallSetup>(_ make: @escaping (String?) -> Setup) -> PeerDriver {
-            peer(serverOffers: false) { offer in CallSetupHost(loop: loop, setup: make(offer), tls: tls) }
+            peer(serverOffers: false) { offer in StreamHost(loop: loop, machine: HTTPSignaling(make(offer)), tls: tls) }
         }
         /// A Janus call on the transport the URL names.
         func janus(_ plugin: JanusPlugin) -> PeerDriver {
             guard endpoint.scheme == .ws || endpoint.scheme == .wss else {
                 return peer(serverOffers: plugin.serverOffers) { offer in
-                    CallSetupHost(loop: loop, setup: JanusCallSetup(server: endpoint, plugin: plugin, offer: offer, seed: seed), tls: tls)
+                    StreamHost(loop: loop, machine: HTTPSignaling(JanusCallSetup(server: endpoint, plugin: plugin, offer: offer, seed: seed)),
+                               tls: tls)
                 }
             }
             return peer(serverOffers: plugin.serverOffers) { offer in
-                JanusWebSocketHost(loop: loop, setup: JanusWebSocketCallSetup(server: endpoint, plugin: plugin, offer: offer, seed: seed),
-                                   tls: tls)
+                StreamHost(loop: loop, machine: SingleConnection(JanusWebSocketCallSetup(server: endpoint, plugin: plugin, offer: offer,
+                                                                                         seed: seed)), tls: tls)
             }
         }
         let video: MediaCodec? = if case .video(let codec, _, _, _, _, _, _)? = settings.media.video { codec } else { nil }
