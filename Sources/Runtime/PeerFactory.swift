@@ -77,7 +77,7 @@ struct PeerFactory {
             return RoomMemberPeer(loop: loop, settings: settings, recorder: recorder)
         case .pair:
             let settings = CallPeer.Settings(
-                signaling: room, room: peer.room ?? "room", id: id, group: peer.group,
+                id: id, group: peer.group,
                 role: peer.side.rawValue, seed: seed, localAddress: WorkerRun.localAddress(group),
                 video: try WorkerRun.videoTrack(group, target: scenario.target, groupIndex: peer.group), audio: WorkerRun.audioTrack(group),
                 impairment: (group.impairment?.send, group.impairment?.receive), ice: ice, decode: decode,
@@ -86,7 +86,8 @@ struct PeerFactory {
                 rtx: group.media?.video?.rtx ?? .auto,
                 plannedStop: group.partner == .external ? nil : recorder.runStart + .milliseconds(peer.stopMs),
                 receiveTimeout: receiveTimeout)
-            return CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout)
+            return CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout,
+                            openChannel: callChannel(peer, seed: seed))
         case .publisher, .player, .echo:
             let direction: MediaDirection = group.role == .publisher ? .sendonly : group.role == .player ? .recvonly : .sendrecv
             let settings = ServerPeer.Settings(
@@ -100,6 +101,37 @@ struct PeerFactory {
             return try WorkerRun.serverPeer(for: scenario.target, role: group.role, stream: peer.stream ?? StreamSettings.defaultName,
                                             endpoint: target.endpoint, settings: settings, tls: tls, seed: seed, loop: loop,
                                             recorder: recorder, fanout: fanout, groupIndex: peer.group)
+        }
+    }
+
+    /// How a pair's call is signaled on this target: through the room server, or straight
+    /// over TCP (`tcp-p2p`: call i's caller listens on the URL's port + i, its callee
+    /// connects there).
+    private func callChannel(_ peer: ExecutionPlan.Peer, seed: UInt64) -> (@escaping (CallChannelEvent) -> Void) -> CallChannelDriver {
+        let loop = loop
+        switch scenario.target.kind {
+        case .tcpP2P:
+            let port = UInt16(clamping: Int(target.address.port) + peer.index)
+            let side: TCPCallChannel.Side = peer.side == .callee
+                ? .connecting(StreamDestination(host: target.endpoint.host, port: port, secure: false)) : .listening
+            return { onEvent in
+                let host = StreamHost(loop: loop, machine: TCPCallChannel(side: side))
+                host.onEvent = onEvent
+                if side == .listening {
+                    var listening = target.address
+                    listening.port = port
+                    do {
+                        try host.listen(on: listening)
+                    } catch {
+                        _ = loop.schedule(after: .zero) { onEvent(.closed(reason: "cannot listen on \(listening): \(error)")) }
+                    }
+                }
+                host.run()
+                return host
+            }
+        case .builtinRoom, .room, .srs, .whip, .whep, .janus:
+            let room = room, name = peer.room ?? "room"
+            return { onEvent in room.call(loop: loop, room: name, seed: seed, onEvent: onEvent) }
         }
     }
 

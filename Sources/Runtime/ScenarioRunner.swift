@@ -360,7 +360,7 @@ public final class ScenarioRunner {
                 }
             }
             return .janus(loop: loop, target: target, admin: admin)
-        case .builtinRoom, .room, .whip, .whep:
+        case .builtinRoom, .room, .whip, .whep, .tcpP2P:
             return nil
         }
     }
@@ -381,6 +381,9 @@ public final class ScenarioRunner {
             } catch {
                 return .failure(TargetError("cannot start the built-in room server: \(error)"))
             }
+        case .tcpP2P:
+            // Nobody listens before the run: the callers do, once started.
+            return Result { () throws(TargetError) in (try TargetResolver.resolve(target.url ?? ""), nil) }
         case .room, .srs, .whip, .whep, .janus:
             do {
                 let resolved = try TargetResolver.resolve(target.url ?? "")

@@ -37,9 +37,20 @@ public struct RoomAccess: Sendable {
         self.tls = tls
     }
 
-    /// A client for one peer, connecting now.
+    /// A member's client, connecting now.
     func connect(loop: EventLoop, seed: UInt64, onEvent: @escaping (RoomClient.Event) -> Void) -> RoomClientStream {
-        RoomClientStream(loop: loop, client: RoomClient(endpoint: target.endpoint, transport: transport, names: names, seed: seed),
-                         tls: tls, onEvent: onEvent)
+        RoomClientStream(loop: loop, client: client(seed: seed), tls: tls, onEvent: onEvent)
+    }
+
+    /// A call's signaling through `room`, connecting now.
+    func call(loop: EventLoop, room: String, seed: UInt64, onEvent: @escaping (CallChannelEvent) -> Void) -> CallChannelDriver {
+        let host = StreamHost(loop: loop, machine: RoomCallChannel(client: client(seed: seed), room: room), tls: tls)
+        host.onEvent = onEvent
+        host.run()
+        return host
+    }
+
+    private func client(seed: UInt64) -> RoomClient {
+        RoomClient(endpoint: target.endpoint, transport: transport, names: names, seed: seed)
     }
 }
