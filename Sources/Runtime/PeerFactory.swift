@@ -27,7 +27,7 @@ struct PeerFactory {
         self.fanout = fanout
         if target.endpoint.scheme.isSecure {
             do {
-                tls = try TLSClientContext(configuration: TLSConfiguration(verifyCertificates: !(scenario.target.insecureTls ?? false)))
+                tls = try TLSClientContext(configuration: TLSConfiguration(verifyCertificates: scenario.target.verifiesCertificates))
             } catch {
                 throw TargetError("cannot set up TLS for \(target.endpoint): \(error)")
             }
@@ -67,9 +67,9 @@ struct PeerFactory {
         // whatever the worker count; each reconnect one of its own.
         let seed = Self.seed(peer, attempt: attempt, base: scenario.effectiveSeed)
         let id = Self.id(peer, attempt: attempt)
-        let decode = WorkerRun.isSampled(peer, percent: scenario.run?.decodeSamplePct ?? 5)
-        let ice = try ICEConfiguration(group.ice, groupIndex: peer.group)
-        let receiveTimeout = Duration.milliseconds(Int64(((group.media?.receiveTimeoutS ?? MediaSettings.defaultReceiveTimeoutS) * 1000).rounded()))
+        let decode = WorkerRun.isSampled(peer, percent: scenario.decodeSamplePct)
+        let ice = try ICEConfiguration(group, groupIndex: peer.group)
+        let receiveTimeout = Duration.milliseconds(Int64((group.receiveTimeoutS * 1000).rounded()))
         switch group.role {
         case .member:
             let settings = RoomMemberPeer.Settings(
@@ -81,9 +81,9 @@ struct PeerFactory {
                 role: peer.side.rawValue, seed: seed, localAddress: WorkerRun.localAddress(group),
                 video: try WorkerRun.videoTrack(group, target: scenario.target, groupIndex: peer.group), audio: WorkerRun.audioTrack(group),
                 impairment: (group.impairment?.send, group.impairment?.receive), ice: ice, decode: decode,
-                partner: Self.partner(group.partner ?? .rtcswarm),
-                direction: group.oneWay ?? false ? (peer.side == .callee ? .recvonly : .sendonly) : .sendrecv,
-                rtx: group.media?.video?.rtx ?? .auto,
+                partner: Self.partner(group.resolvedPartner),
+                direction: group.isOneWay ? (peer.side == .callee ? .recvonly : .sendonly) : .sendrecv,
+                rtx: group.videoRtx,
                 plannedStop: group.partner == .external ? nil : recorder.runStart + .milliseconds(peer.stopMs),
                 receiveTimeout: receiveTimeout)
             return CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout,
@@ -95,7 +95,7 @@ struct PeerFactory {
                 media: MediaCall.Media(video: try WorkerRun.videoTrack(group, target: scenario.target, groupIndex: peer.group),
                                        audio: WorkerRun.audioTrack(group),
                                        direction: direction, decode: decode, receiveTimeout: receiveTimeout,
-                                       endsWhenLost: reconnect(peer) != nil, rtx: group.media?.video?.rtx ?? .auto),
+                                       endsWhenLost: reconnect(peer) != nil, rtx: group.videoRtx),
                 impairment: (group.impairment?.send, group.impairment?.receive), ice: ice,
                 plannedStop: recorder.runStart + .milliseconds(peer.stopMs))
             return try WorkerRun.serverPeer(for: scenario.target, role: group.role, stream: peer.stream ?? StreamSettings.defaultName,
