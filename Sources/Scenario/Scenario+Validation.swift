@@ -18,6 +18,9 @@ extension Scenario {
             try group.validate(path: "groups[\(index)]", target: target, scenarioDuration: durationS)
         }
         if let matrix { try matrix.validate(target: target) }
+        for (index, action) in (timeline ?? []).enumerated() {
+            try action.validate(path: "timeline[\(index)]", scenario: self)
+        }
         for (index, threshold) in (thresholds ?? []).enumerated() {
             let parsed: Threshold
             do {

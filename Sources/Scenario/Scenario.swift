@@ -15,6 +15,8 @@ public struct Scenario: Codable, Equatable, Sendable {
     public var matrix: Matrix?
     public var thresholds: [ThresholdSpec]?
     public var run: RunSettings?
+    /// What happens during the run, and when (`Timeline.swift`).
+    public var timeline: [TimelineAction]?
 
     public var effectiveSeed: UInt64 { seed ?? 1 }
 }

@@ -1,0 +1,55 @@
+extension TimelineAction {
+    /// Checks the action against the run and the groups it names: its time, its share, the
+    /// values its kind needs, and whether those groups' peers can do it.
+    func validate(path: String, scenario: Scenario) throws(ScenarioError) {
+        try check(atS >= 0 && atS < scenario.durationS, "\(path).at_s",
+                  "\(formatNumber(atS)) must be from 0 to less than the run's duration_s (\(formatNumber(scenario.durationS)))")
+        if let sharePct {
+            try check(sharePct > 0 && sharePct <= 100, "\(path).share_pct", "\(formatNumber(sharePct)) must be more than 0 and at most 100")
+        }
+        if let spreadS {
+            try check(spreadS >= 0 && atS + spreadS < scenario.durationS, "\(path).spread_s",
+                      "\(formatNumber(spreadS)) must be 0 or more and end before the run does (at_s + spread_s < \(formatNumber(scenario.durationS)))")
+        }
+        let groups = (group ?? .all).indexes(in: scenario.groups)
+        try check(!groups.isEmpty, "\(path).group",
+                  "names no group; use a group's index (0 to \(scenario.groups.count - 1)), its name, or \"all\"")
+        switch action {
+        case .videoResolution:
+            guard let resolution else { throw ScenarioError(path: "\(path).resolution", "video.resolution needs a resolution, e.g. \"1280x720\"") }
+            try VideoSettings.validate(resolution, path: "\(path).resolution")
+        case .videoFps:
+            guard let fps else { throw ScenarioError(path: "\(path).fps", "video.fps needs fps, e.g. 15") }
+            try check(IntegerLimits.fps.contains(fps), "\(path).fps", IntegerLimits.outside("\(fps)", IntegerLimits.fps))
+        case .videoBitrate:
+            guard let bitrateKbps else { throw ScenarioError(path: "\(path).bitrate_kbps", "video.bitrate_kbps needs bitrate_kbps, e.g. 1500") }
+            try VideoSettings.validate(bitrateKbps: bitrateKbps, path: "\(path).bitrate_kbps")
+        case .videoMute, .videoUnmute, .audioMute, .audioUnmute, .leave:
+            break
+        }
+        for index in groups { try checkGroup(index, of: scenario, path: path) }
+    }
+
+    /// Whether group `index`'s peers can do this action.
+    private func checkGroup(_ index: Int, of scenario: Scenario, path: String) throws(ScenarioError) {
+        let group = scenario.groups[index]
+        let sends: [PeerGroup.Role] = [.publisher, .pair, .echo]
+        switch action {
+        case .leave:
+            return
+        case .videoResolution, .videoFps, .videoBitrate, .videoMute, .videoUnmute:
+            try check(sends.contains(group.role), "\(path).action",
+                               "\(action.rawValue): groups[\(index)] (role \(group.role.rawValue)) sends no video; only publisher, pair and echo peers do")
+            try check(group.video(on: scenario.target) != nil, "\(path).action",
+                               "\(action.rawValue): groups[\(index)] has video disabled")
+            if action != .videoMute, action != .videoUnmute {
+                try check(group.media?.video?.file == nil, "\(path).action",
+                                   "\(action.rawValue): groups[\(index)] sends a file as it is; its settings cannot change")
+            }
+        case .audioMute, .audioUnmute:
+            try check(sends.contains(group.role), "\(path).action",
+                               "\(action.rawValue): groups[\(index)] (role \(group.role.rawValue)) sends no audio; only publisher, pair and echo peers do")
+            try check(group.audio != nil, "\(path).action", "\(action.rawValue): groups[\(index)] has audio disabled")
+        }
+    }
+}

@@ -1,0 +1,72 @@
+/// One thing that happens during a run (`timeline:` in the scenario): at `at_s`, to a
+/// seeded `share_pct` of one group's peers (or of every group's), spread over `spread_s`.
+/// What each action cost is measured on the receiving side (docs/metrics.md, `switch_ms`).
+public struct TimelineAction: Codable, Equatable, Sendable {
+    public enum Kind: String, AllowedValues {
+        /// Publishers switch to the shared encoder of the new settings, live, starting on a
+        /// keyframe; no renegotiation.
+        case videoResolution = "video.resolution"
+        case videoFps = "video.fps"
+        case videoBitrate = "video.bitrate_kbps"
+        /// Stop and resume sending (`mode: "stop"`: no packets while muted).
+        case videoMute = "video.mute"
+        case videoUnmute = "video.unmute"
+        case audioMute = "audio.mute"
+        case audioUnmute = "audio.unmute"
+        /// The peer closes politely (DTLS close_notify, DELETE, leave) before its planned end.
+        case leave
+    }
+
+    /// What a mute does on the wire.
+    public enum MuteMode: String, AllowedValues { case stop }
+
+    /// Seconds from the run's start.
+    public var atS: Double
+    /// The group's index or name, or "all" (default "all").
+    public var group: GroupSelector?
+    public var action: Kind
+    /// The share of the group's peers (for pairs: of its calls) that act, chosen by the
+    /// scenario's seed (default 100).
+    public var sharePct: Double?
+    /// The chosen peers act at even steps over this many seconds (default 0: at once).
+    public var spreadS: Double?
+    public var resolution: Resolution?
+    public var fps: Int?
+    public var bitrateKbps: Int?
+    public var mode: MuteMode?
+}
+
+/// Which groups an action applies to: one by index or name, or all of them.
+public enum GroupSelector: Codable, Equatable, Sendable {
+    case all
+    case index(Int)
+    case name(String)
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let index = try? container.decode(Int.self) {
+            self = .index(index)
+            return
+        }
+        let text = try container.decode(String.self)
+        self = text == "all" ? .all : .name(text)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .all: try container.encode("all")
+        case .index(let index): try container.encode(index)
+        case .name(let name): try container.encode(name)
+        }
+    }
+
+    /// The indexes of the groups it names in `groups` (empty when it names none).
+    public func indexes(in groups: [PeerGroup]) -> [Int] {
+        switch self {
+        case .all: Array(groups.indices)
+        case .index(let index): groups.indices.contains(index) ? [index] : []
+        case .name(let name): groups.indices.filter { groups[$0].name == name }
+        }
+    }
+}
