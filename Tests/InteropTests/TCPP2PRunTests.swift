@@ -19,16 +19,9 @@ final class TCPP2PRunTests: XCTestCase {
         return listener.localAddress.port
     }
 
-    private func run(_ text: String) throws -> (RunReport, ScenarioRunner.Outcome) {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("tcp-p2p-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: out) }
-        return ScenarioRunner(loaded: try ScenarioLoader.load(text: text), options: .init(folder: out, version: "test", progress: { _ in })).run()
-    }
-
     func testRtcswarmPairsCallEachOtherOverTCPLines() throws {
         let port = try freePort()
-        let (report, outcome) = try run("""
+        let (report, outcome) = try AiortcCall.run("""
         { name: "tcp-p2p", duration_s: 4, target: { kind: "tcp-p2p", url: "tcp://127.0.0.1:\(port)" },
           groups: [{ role: "pair", count: 2, arrival: { rate_per_s: 20 },
                      media: { video: { codec: "vp8", resolution: "320x180", fps: 30, bitrate_kbps: 300 } } }] }
@@ -51,30 +44,8 @@ final class TCPP2PRunTests: XCTestCase {
         let cell = InteropRecorder.cell(self, target: "aiortc", version: TargetVersion.pip("aiortc"),
                                         role: "answerer over tcp-p2p JSON lines (rtcswarm listens and offers)", codec: "VP8+Opus")
         let port = try freePort()
-        let aiortc = try JSONLinesProcess(try PythonPeers.python(), [
-            PythonPeers.script("aiortc_tcp_peer.py"), "127.0.0.1", "\(port)",
-            "--video", "vp8", "--frames", "60", "--expect-frames", "60", "--width", "320", "--height", "240", "--linger", "8",
-        ])
-        defer { aiortc.stop() }
-        let (report, outcome) = try run("""
-        { name: "tcp-p2p-aiortc", duration_s: 6, target: { kind: "tcp-p2p", url: "tcp://127.0.0.1:\(port)" },
-          groups: [{ role: "pair", partner: "external", count: 1,
-                     media: { video: { resolution: "320x180", fps: 30, bitrate_kbps: 300 } } }] }
-        """)
-        cell.measured(report)
-        let summary = try XCTUnwrap(aiortc.next(ofType: ["summary"], timeout: 30), "aiortc's summary: \(aiortc.standardError.suffix(2000))")
-        let peer = try XCTUnwrap(report.cells.first?.peers.first)
-        XCTAssertEqual(outcome, .passed, peer.failureReason ?? "")
-        XCTAssertNil(summary["error"] as? String, "aiortc: \(summary["error"] ?? "")")
+        let (summary, _) = try AiortcCall.call(bridge: [PythonPeers.script("aiortc_tcp_peer.py"), "127.0.0.1", "\(port)"],
+                                               target: "{ kind: \"tcp-p2p\", url: \"tcp://127.0.0.1:\(port)\" }", seconds: 6, cell: cell)
         XCTAssertEqual(summary["role"] as? String, "answerer")
-        let video = try XCTUnwrap(peer.streams.first { $0.kind == "video" })
-        XCTAssertEqual(video.framesReceived, 60, "every frame aiortc sent")
-        XCTAssertEqual(video.resolutions, ["320x240": 60])
-        let sent = try XCTUnwrap(peer.sentStreams?.first { $0.kind == "video" })
-        let decoded = try XCTUnwrap(summary["video_frames_decoded"] as? Int)
-        print("aiortc over tcp-p2p: decoded \(decoded) of the \(sent.framesSent) frames rtcswarm sent; setup \(peer.phases["setup_ms"] ?? -1) ms")
-        XCTAssertGreaterThan(sent.framesSent, 100)
-        XCTAssertGreaterThanOrEqual(decoded, sent.framesSent - 5)
-        XCTAssertEqual(summary["video_resolutions"] as? [String: Int], ["320x180": decoded])
     }
 }
