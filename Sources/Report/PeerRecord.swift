@@ -110,6 +110,9 @@ public struct StreamRecord: Codable, Equatable, Sendable {
     /// Nil in older reports.
     public var framesDroppedLate: Int?
     public var framesIncomplete: Int?
+    /// The size changes its sender made (timeline `video.resolution`), each timed from the
+    /// action to the first frame of the new size; nil when there were none.
+    public var switches: [ResolutionSwitch]?
 
     public init(kind: String, codec: String, packetsReceived: Int, packetsExpected: Int, lossPct: Double, residualLossPct: Double,
                 burstMax: Int, jitterMs: Double, framesReceived: Int = 0, frameLossPct: Double = 0, fps: Double = 0,

@@ -24,7 +24,7 @@ extension TimelineAction {
         case .videoBitrate:
             guard let bitrateKbps else { throw ScenarioError(path: "\(path).bitrate_kbps", "video.bitrate_kbps needs bitrate_kbps, e.g. 1500") }
             try VideoSettings.validate(bitrateKbps: bitrateKbps, path: "\(path).bitrate_kbps")
-        case .videoMute, .videoUnmute, .audioMute, .audioUnmute, .leave:
+        case .videoMute, .videoUnmute, .audioMute, .audioUnmute:
             break
         }
         for index in groups { try checkGroup(index, of: scenario, path: path) }
@@ -35,8 +35,6 @@ extension TimelineAction {
         let group = scenario.groups[index]
         let sends: [PeerGroup.Role] = [.publisher, .pair, .echo]
         switch action {
-        case .leave:
-            return
         case .videoResolution, .videoFps, .videoBitrate, .videoMute, .videoUnmute:
             try check(sends.contains(group.role), "\(path).action",
                                "\(action.rawValue): groups[\(index)] (role \(group.role.rawValue)) sends no video; only publisher, pair and echo peers do")

@@ -13,8 +13,6 @@ public struct TimelineAction: Codable, Equatable, Sendable {
         case videoUnmute = "video.unmute"
         case audioMute = "audio.mute"
         case audioUnmute = "audio.unmute"
-        /// The peer closes politely (DTLS close_notify, DELETE, leave) before its planned end.
-        case leave
     }
 
     /// What a mute does on the wire.

@@ -10,7 +10,8 @@ import XCTest
 final class SharedEncoderTests: XCTestCase {
     func testARequestInsideTheSpacingIsHonouredWhenTheSpacingEnds() throws {
         let loop = try EventLoop()
-        let encoder = SharedEncoder(track: .video(codec: .vp8, width: 160, height: 90, fps: 30, bitrate: 150_000, keyframeInterval: 300, file: nil), loop: loop)
+        let encoder = SharedEncoder(track: .video(codec: .vp8, width: 160, height: 90, fps: 30, bitrate: 150_000, keyframeInterval: 300, file: nil), loop: loop,
+                                    epoch: loop.now())
         defer { encoder.stop() }
         var keyframes: [Instant] = []
         var frames = 0
@@ -42,5 +43,31 @@ final class SharedEncoderTests: XCTestCase {
         XCTAssertFalse(ScenarioRunner.encodersFellBehind(late: 3, due: 300), "exactly 1 %")
         XCTAssertTrue(ScenarioRunner.encodersFellBehind(late: 4, due: 300))
         XCTAssertTrue(ScenarioRunner.encodersFellBehind(late: 1, due: 0))
+    }
+
+    /// Every encoder of one fan-out stamps its frames from one media clock (90 kHz since the
+    /// fan-out began), so a sender switched to another encoder mid-stream (a timeline
+    /// `video.resolution`) keeps RTP timestamps running on instead of starting again at 0.
+    func testEncodersOfOneFanoutShareOneMediaClock() throws {
+        let loop = try EventLoop()
+        let fanout = MediaFanout(loop: loop)
+        defer { fanout.stopAll() }
+        let small = fanout.encoder(for: .video(codec: .vp8, width: 160, height: 90, fps: 30, bitrate: 150_000, keyframeInterval: 300, file: nil))
+        var first: [(timestamp: UInt32, capture: Instant)] = []
+        let owner = NSObject()
+        small.subscribe(owner) { first.append(($0.frame.rtpTimestamp, $0.frame.captureTime)) }
+        _ = loop.run(until: { first.count >= 15 }, timeout: .seconds(5))
+        small.unsubscribe(owner)
+        fanout.release(small.track)
+        XCTAssertTrue(small.isUnused)
+        let large = fanout.encoder(for: .video(codec: .vp8, width: 320, height: 180, fps: 30, bitrate: 300_000, keyframeInterval: 300, file: nil))
+        var second: [(timestamp: UInt32, capture: Instant)] = []
+        large.subscribe(owner) { second.append(($0.frame.rtpTimestamp, $0.frame.captureTime)) }
+        _ = loop.run(until: { second.count >= 5 }, timeout: .seconds(5))
+        let before = try XCTUnwrap(first.last), after = try XCTUnwrap(second.first)
+        let ticks = Int64(after.timestamp &- before.timestamp)
+        let expected = Int64((after.capture - before.capture).nanoseconds) * 90 / 1_000_000
+        XCTAssertGreaterThan(ticks, 0, "the second encoder's stamps follow the first's")
+        XCTAssertLessThanOrEqual(abs(ticks - expected), 1, "\(ticks) ticks for \(after.capture - before.capture)")
     }
 }

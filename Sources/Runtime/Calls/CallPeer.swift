@@ -40,6 +40,8 @@ public final class CallPeer: PeerDriver {
         public var plannedStop: Instant?
         /// How long after setup what it receives may take to arrive.
         public var receiveTimeout: Duration = .seconds(5)
+        /// The size changes of the video it receives (its partner's timeline actions).
+        var videoSizeChanges: [ReceivedStreamObserver.SizeChange] = []
     }
 
     public enum Partner: Sendable {
@@ -81,7 +83,7 @@ public final class CallPeer: PeerDriver {
         let call = MediaCall(loop: loop, recorder: recorder, fanout: fanout,
                              media: .init(video: settings.video, audio: settings.audio, direction: settings.direction, decode: settings.decode,
                                           receiveTimeout: settings.receiveTimeout, rtx: settings.rtx,
-                                          expectsOwnVideoSize: settings.partner == .rtcswarm))
+                                          expectsOwnVideoSize: settings.partner == .rtcswarm, videoSizeChanges: settings.videoSizeChanges))
         life = MediaPeerLifecycle(loop: loop, recorder: recorder, call: call,
                                   identity: .init(id: settings.id, group: settings.group, role: settings.role),
                                   setupTimeout: settings.setupTimeout, remote: "the other side")
@@ -102,6 +104,8 @@ public final class CallPeer: PeerDriver {
             self.signaling?.send(.candidate(label: label, mid: mid, candidate: candidate))
         }
     }
+
+    func apply(_ action: TimelineAction) { call.apply(action) }
 
     public func start() {
         guard life.begin() else { return }

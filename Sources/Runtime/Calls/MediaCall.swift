@@ -34,6 +34,9 @@ final class MediaCall {
         /// sender is not rtcswarm's (an external or browser partner): the first keyframe's
         /// size is the expected one.
         var expectsOwnVideoSize = true
+        /// When the video it receives changes size (its sender's `video.resolution`
+        /// actions): resolution survival follows them and each switch is timed.
+        var videoSizeChanges: [ReceivedStreamObserver.SizeChange] = []
     }
 
     private let loop: EventLoop
@@ -41,8 +44,12 @@ final class MediaCall {
     private let fanout: MediaFanout
     let media: Media
     private(set) var host: PeerHost?
-    private var encoders: [(kind: MediaKind, encoder: SharedEncoder)] = []
-    private var registeredSsrcs: [UInt32] = []
+    /// What each kind sends now (timeline actions change it), and the section that sends it.
+    private var sending: [MediaKind: SharedEncoder.Track] = [:]
+    private var outgoing: [MediaKind: SentStreamStats] = [:]
+    /// Kinds subscribed to their encoder (not muted, connected).
+    private var attached: Set<MediaKind> = []
+    private var muted: Set<MediaKind> = []
     private var observers: [String: ReceivedStreamObserver] = [:]
     /// Its running receive totals' token in the recorder, while the call runs.
     private var liveToken: Int?
@@ -60,6 +67,8 @@ final class MediaCall {
         self.recorder = recorder
         self.fanout = fanout
         self.media = media
+        sending[.video] = media.video
+        sending[.audio] = media.audio
     }
 
     var peer: Peer? { host?.peer }
@@ -116,7 +125,7 @@ final class MediaCall {
         case .gatheringComplete:
             onLocalCandidate(nil, peer?.sections.first?.mid ?? "0")
         case .keyframeRequested:
-            encoders.first { $0.kind == .video }?.encoder.requestKeyframe()
+            sending[.video].map(fanout.encoder(for:))?.requestKeyframe()
         case .failed(let failure):
             onFailed(failure)
         case .closed:
@@ -130,16 +139,48 @@ final class MediaCall {
     private func subscribe(_ peer: Peer) {
         let sent = peer.stats(now: loop.now()).sent
         for section in peer.sections where section.direction.sends {
-            guard let track = section.kind == .video ? media.video : media.audio else { continue }
-            let encoder = fanout.encoder(for: track)
-            encoders.append((section.kind, encoder))
-            if let stream = sent.first(where: { $0.mid == section.mid }) {
-                fanout.senders.register(ssrc: stream.ssrc, timestampOffset: stream.timestampOffset, encoder: encoder)
-                registeredSsrcs.append(stream.ssrc)
-            }
-            let kind = section.kind
-            encoder.subscribe(self) { [weak self] frame in self?.send(frame, kind: kind) }
-            if kind == .video { encoder.requestKeyframe() }
+            guard sending[section.kind] != nil, let stream = sent.first(where: { $0.mid == section.mid }) else { continue }
+            outgoing[section.kind] = stream
+            if !muted.contains(section.kind) { attach(section.kind) }
+        }
+    }
+
+    /// Takes `kind`'s frames from the encoder of what it sends now, from a keyframe on.
+    private func attach(_ kind: MediaKind) {
+        guard !attached.contains(kind), let track = sending[kind], let stream = outgoing[kind] else { return }
+        let encoder = fanout.encoder(for: track)
+        fanout.senders.register(ssrc: stream.ssrc, timestampOffset: stream.timestampOffset, encoder: encoder)
+        encoder.subscribe(self) { [weak self] frame in self?.send(frame, kind: kind) }
+        if kind == .video { encoder.requestKeyframe() }
+        attached.insert(kind)
+    }
+
+    /// Stops taking `kind`'s frames; its encoder stops when nobody else takes them.
+    private func detach(_ kind: MediaKind) {
+        guard attached.remove(kind) != nil, let track = sending[kind] else { return }
+        fanout.encoder(for: track).unsubscribe(self)
+        if let stream = outgoing[kind] { fanout.senders.unregister(ssrc: stream.ssrc) }
+        fanout.release(track)
+    }
+
+    /// A timeline action on what this call sends: new video settings switch it to the
+    /// shared encoder for them (no renegotiation; the new size starts on a keyframe), a
+    /// mute stops sending the kind's packets until the unmute.
+    func apply(_ action: TimelineAction) {
+        let kind: MediaKind = action.action == .audioMute || action.action == .audioUnmute ? .audio : .video
+        switch action.action {
+        case .videoMute, .audioMute:
+            muted.insert(kind)
+            detach(kind)
+        case .videoUnmute, .audioUnmute:
+            muted.remove(kind)
+            if isConnected { attach(kind) }
+        case .videoResolution, .videoFps, .videoBitrate:
+            guard let track = sending[.video]?.applying(action), track != sending[.video] else { return }
+            let wasAttached = attached.contains(.video)
+            detach(.video)
+            sending[.video] = track
+            if wasAttached { attach(.video) }
         }
     }
 
@@ -155,7 +196,8 @@ final class MediaCall {
         if media.expectsOwnVideoSize, case .video(_, let width, let height, _, _, _, _) = media.video { published = "\(width)x\(height)" }
         let observer = ReceivedStreamObserver(codec: frame.codec, publishedResolution: frame.codec.isVideo ? published : nil,
                                               frameRate: frameRate(of: frame.codec),
-                                              decode: media.decode, stalls: loop.stalls)
+                                              decode: media.decode, stalls: loop.stalls,
+                                              sizeChanges: frame.codec.isVideo ? media.videoSizeChanges : [])
         observers[frame.mid] = observer
         return observer
     }
@@ -197,10 +239,7 @@ final class MediaCall {
 
     /// Stops sending media; the call stays up and goes on receiving.
     func stopSending() {
-        for (_, encoder) in encoders { encoder.unsubscribe(self) }
-        encoders = []
-        registeredSsrcs.forEach(fanout.senders.unregister)
-        registeredSsrcs = []
+        for kind in attached { detach(kind) }
     }
 
     /// What the call has received so far, counted as its record will count it.

@@ -16,6 +16,8 @@ struct PeerFactory {
     private let recorder: RunRecorder
     private let fanout: MediaFanout
     private let tls: TLSClientContext?
+    /// The run's whole plan when it has a timeline (a player's publisher may run in another worker).
+    private let wholePlan: ExecutionPlan?
     /// How pairs and members reach the room server.
     private let room: RoomAccess
 
@@ -34,6 +36,7 @@ struct PeerFactory {
         } else {
             tls = nil
         }
+        wholePlan = scenario.timeline?.isEmpty == false ? ExecutionPlan(scenario: scenario, workers: 1) : nil
         room = RoomAccess(target: target, transport: scenario.target.room?.transport == .websocket ? .webSocket : .socketIO,
                           names: RoomEventNames(otherJoined: scenario.target.otherJoinedEvent), tls: tls)
     }
@@ -85,7 +88,7 @@ struct PeerFactory {
                 direction: group.isOneWay ? (peer.side == .callee ? .recvonly : .sendonly) : .sendrecv,
                 rtx: group.videoRtx,
                 plannedStop: group.partner == .external ? nil : recorder.runStart + .milliseconds(peer.stopMs),
-                receiveTimeout: receiveTimeout)
+                receiveTimeout: receiveTimeout, videoSizeChanges: videoSizeChanges(receivedBy: peer))
             return CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout,
                             openChannel: callChannel(peer, seed: seed))
         case .publisher, .player, .echo:
@@ -95,7 +98,8 @@ struct PeerFactory {
                 media: MediaCall.Media(video: try WorkerRun.videoTrack(group, target: scenario.target, groupIndex: peer.group),
                                        audio: WorkerRun.audioTrack(group),
                                        direction: direction, decode: decode, receiveTimeout: receiveTimeout,
-                                       endsWhenLost: reconnect(peer) != nil, rtx: group.videoRtx),
+                                       endsWhenLost: reconnect(peer) != nil, rtx: group.videoRtx,
+                                       videoSizeChanges: videoSizeChanges(receivedBy: peer)),
                 impairment: (group.impairment?.send, group.impairment?.receive), ice: ice,
                 plannedStop: recorder.runStart + .milliseconds(peer.stopMs))
             return try WorkerRun.serverPeer(for: scenario.target, role: group.role, stream: peer.stream ?? StreamSettings.defaultName,
@@ -132,6 +136,16 @@ struct PeerFactory {
         case .builtinRoom, .room, .srs, .whip, .whep, .janus:
             let room = room, name = peer.room ?? "room"
             return { onEvent in room.call(loop: loop, room: name, seed: seed, onEvent: onEvent) }
+        }
+    }
+
+    /// When the video `peer` receives changes size (its sender's timeline actions), on this run's clock.
+    private func videoSizeChanges(receivedBy peer: ExecutionPlan.Peer) -> [ReceivedStreamObserver.SizeChange] {
+        guard let wholePlan else { return [] }
+        return wholePlan.videoSizeChanges(receivedBy: peer, in: scenario).compactMap { planned in
+            planned.action.resolution.map {
+                .init(at: recorder.runStart + .milliseconds(planned.atMs), size: $0.description, entry: planned.entry)
+            }
         }
     }
 

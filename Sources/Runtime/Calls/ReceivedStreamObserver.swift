@@ -8,6 +8,14 @@ import Report
 /// freezes and resolution survival (METRICS.md, per received RTP stream). The resolution
 /// is read from keyframe headers without decoding; a delta frame inherits its keyframe's.
 final class ReceivedStreamObserver {
+    /// A size the received video is to change to (its sender's `video.resolution` action).
+    struct SizeChange: Sendable, Equatable {
+        var at: Instant
+        var size: String
+        /// The action's index in the scenario's timeline.
+        var entry: Int
+    }
+
     let codec: PeerCodec
     /// The size resolution survival is judged against: the published one when rtcswarm
     /// knows it, else the first keyframe's (a stream somebody else published).
@@ -34,14 +42,21 @@ final class ReceivedStreamObserver {
     private var harnessFreezeCount = 0
     private var currentResolution: String?
     private(set) var resolutions: [String: Int] = [:]
+    /// Frames of known size that had the size expected when they arrived.
+    private var framesAtExpectedSize = 0
+    /// The sender's size changes in time order, and when each was first seen.
+    private let sizeChanges: [SizeChange]
+    private var changeSeen: [Int: Instant] = [:]
     private var latencyTotal = 0.0
     private var latencySamples = 0
 
     /// Set for the sampled streams that are fully decoded.
     private let decoder: SampledDecoder?
 
-    init(codec: PeerCodec, publishedResolution: String?, frameRate: Double, decode: Bool = false, stalls: LoopStalls? = nil) {
+    init(codec: PeerCodec, publishedResolution: String?, frameRate: Double, decode: Bool = false, stalls: LoopStalls? = nil,
+         sizeChanges: [SizeChange] = []) {
         self.codec = codec
+        self.sizeChanges = sizeChanges.sorted { $0.at < $1.at }
         expectedResolution = publishedResolution
         self.frameRate = frameRate
         self.stalls = stalls
@@ -76,7 +91,30 @@ final class ReceivedStreamObserver {
             currentResolution = "\(size.width)x\(size.height)"
             expectedResolution = expectedResolution ?? currentResolution
         }
-        if let currentResolution { resolutions[currentResolution, default: 0] += 1 }
+        guard let currentResolution else { return }
+        resolutions[currentResolution, default: 0] += 1
+        if atExpectedSize(currentResolution, arrival: frame.lastArrival) { framesAtExpectedSize += 1 }
+    }
+
+    /// Whether a frame of `size` arriving at `arrival` has the size expected then: the
+    /// latest change's, or until that size first arrives the one before it (the sender
+    /// switches on its next keyframe, and frames in flight keep the old size).
+    private func atExpectedSize(_ size: String, arrival: Instant) -> Bool {
+        guard let index = sizeChanges.lastIndex(where: { $0.at <= arrival }) else { return size == expectedResolution }
+        if size == sizeChanges[index].size {
+            if changeSeen[index] == nil { changeSeen[index] = arrival }
+            return true
+        }
+        let previous = index > 0 ? sizeChanges[index - 1].size : expectedResolution
+        return changeSeen[index] == nil && size == previous
+    }
+
+    /// Each size change, timed from its action to the first frame of the new size.
+    var switches: [ResolutionSwitch]? {
+        guard !sizeChanges.isEmpty else { return nil }
+        return sizeChanges.enumerated().map { index, change in
+            ResolutionSwitch(entry: change.entry, to: change.size, switchMs: changeSeen[index].map { $0.milliseconds(since: change.at) })
+        }
     }
 
     /// The stream's record, with the RTP figures PeerCore measured.
@@ -93,7 +131,7 @@ final class ReceivedStreamObserver {
         let expected = max(expectedFrames(), frames + rtp.framesDropped + framesStalled)
         let lost = max(0, expected - frames)
         let decoded = decoder?.results()
-        return StreamRecord(
+        var record = StreamRecord(
             kind: codec.isVideo ? "video" : "audio", codec: codec.rawValue,
             packetsReceived: Int(statistics.packetsReceived), packetsExpected: Int(statistics.packetsExpected),
             lossPct: statistics.lossPercent, residualLossPct: statistics.residualLossPercent, burstMax: statistics.burstMax,
@@ -106,6 +144,8 @@ final class ReceivedStreamObserver {
             psnrDb: decoded?.psnrMean, framesDecoded: decoded?.decoded, frameCodesRead: decoded?.codesRead,
             nacks: statistics.nacksSent, jitterMaxMs: statistics.jitterMaxMs, lossEpisodes: statistics.burstEpisodes, packetsNacked: statistics.packetsNacked, packetsRecovered: Int(statistics.packetsRecovered), plis: statistics.plisSent + statistics.firsSent, ssrc: statistics.ssrc,
             framesDroppedLate: rtp.framesDroppedLate, framesIncomplete: max(0, lost - rtp.framesDroppedLate))
+        record.switches = switches
+        return record
     }
 
     /// The share of frames of known size that had the expected size (METRICS.md); nil for
@@ -113,7 +153,7 @@ final class ReceivedStreamObserver {
     var resolutionSurvival: Double? {
         let known = resolutions.values.reduce(0, +)
         guard codec.isVideo, known > 0 else { return nil }
-        return Double(resolutions[expectedResolution ?? ""] ?? 0) / Double(known) * 100
+        return Double(framesAtExpectedSize) / Double(known) * 100
     }
 
     /// "video arrived only at 320x240, never at the expected 320x180" when no frame had the

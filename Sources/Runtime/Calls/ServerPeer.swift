@@ -3,6 +3,7 @@ import Impairment
 import Net
 import PeerCore
 import Report
+import Scenario
 import RTCBase
 import Signaling
 
@@ -59,6 +60,8 @@ final class ServerPeer: PeerDriver {
             self.setup?.trickle(candidate.map { TrickleCandidate(mid: mid, mLineIndex: index, candidate: $0) })
         }
     }
+
+    func apply(_ action: TimelineAction) { call.apply(action) }
 
     func start() {
         guard life.begin() else { return }

@@ -23,6 +23,9 @@ public final class SharedEncoder: @unchecked Sendable {
 
     public let track: Track
     private let loop: EventLoop
+    /// The fan-out's media clock origin: every encoder's RTP timestamps count from it, so a
+    /// sender that switches encoders mid-stream (a timeline action) keeps them running on.
+    private let epoch: Instant
     private let keyframeWanted = Atomic<Bool>(false)
     private let stopped = Atomic<Bool>(false)
     private let failure = Mutex<String?>(nil)
@@ -47,9 +50,10 @@ public final class SharedEncoder: @unchecked Sendable {
     private let counts = Mutex(Counts())
     static let keyframeSpacing = Duration.milliseconds(500)
 
-    init(track: Track, loop: EventLoop) {
+    init(track: Track, loop: EventLoop, epoch: Instant) {
         self.track = track
         self.loop = loop
+        self.epoch = epoch
         let thread = Thread { [self] in self.encodeLoop() }
         thread.name = "rtcswarm-encoder"
         thread.start()
@@ -61,6 +65,9 @@ public final class SharedEncoder: @unchecked Sendable {
     }
 
     func unsubscribe(_ owner: AnyObject) { subscribers[ObjectIdentifier(owner)] = nil }
+
+    /// Nobody takes its frames (after a switch away from it).
+    var isUnused: Bool { subscribers.isEmpty }
 
     /// A receiver lost its picture (PLI/FIR) or a new subscriber needs a start.
     func requestKeyframe() {
@@ -198,7 +205,10 @@ public final class SharedEncoder: @unchecked Sendable {
         }
     }
 
-    private func deliver(_ frame: EncodedMediaFrame) {
+    private func deliver(_ encoded: EncodedMediaFrame) {
+        var frame = encoded
+        let ticks = max(0, (frame.captureTime - epoch).nanoseconds) * Int64(frame.codec.clockRate) / 1_000_000_000
+        frame.rtpTimestamp = UInt32(truncatingIfNeeded: ticks)
         captures[frame.rtpTimestamp] = frame.captureTime
         captureOrder.append(frame.rtpTimestamp)
         if captureOrder.count > Self.rememberedFrames, let oldest = captureOrder.popFirst() { captures[oldest] = nil }
@@ -217,16 +227,30 @@ public final class SharedEncoder: @unchecked Sendable {
 public final class MediaFanout {
     private let loop: EventLoop
     private var encoders: [SharedEncoder.Track: SharedEncoder] = [:]
+    /// Encoders stopped because nobody used them any more, for the run's figures.
+    private var retired: [SharedEncoder] = []
+    private let epoch: Instant
     /// Which encoder and offset stand behind each SSRC this worker sends.
     let senders = SenderDirectory()
 
-    public init(loop: EventLoop) { self.loop = loop }
+    public init(loop: EventLoop) {
+        self.loop = loop
+        epoch = loop.now()
+    }
 
     func encoder(for track: SharedEncoder.Track) -> SharedEncoder {
         if let existing = encoders[track] { return existing }
-        let encoder = SharedEncoder(track: track, loop: loop)
+        let encoder = SharedEncoder(track: track, loop: loop, epoch: epoch)
         encoders[track] = encoder
         return encoder
+    }
+
+    /// Stops `track`'s encoder when no sender takes its frames any more.
+    func release(_ track: SharedEncoder.Track) {
+        guard let encoder = encoders[track], encoder.isUnused else { return }
+        encoder.stop()
+        encoders[track] = nil
+        retired.append(encoder)
     }
 
     public func stopAll() { encoders.values.forEach { $0.stop() } }
@@ -237,6 +261,6 @@ public final class MediaFanout {
         encoders.values.map { $0.pace(at: now) }.reduce((0, 0)) { ($0.due + $1.due, $0.behind + $1.behind) }
     }
     /// CPU time of every encoder thread: what encoding once costs, whatever the fan-out.
-    public var encoderCPUSeconds: Double { encoders.values.reduce(0) { $0 + $1.cpuSeconds } }
-    public var errors: [String] { encoders.values.compactMap(\.error) }
+    public var encoderCPUSeconds: Double { (Array(encoders.values) + retired).reduce(0) { $0 + $1.cpuSeconds } }
+    public var errors: [String] { (Array(encoders.values) + retired).compactMap(\.error) }
 }

@@ -26,6 +26,7 @@ public final class WorkerRun {
     private var planned: [ExecutionPlan.Peer]
     private var timers: [TimerID] = []
     private let factory: PeerFactory
+    private let scenario: Scenario
     /// Each driver's plan entry and attempt (0: the planned one), by peer id.
     private var attempts: [String: (plan: ExecutionPlan.Peer, attempt: Int)] = [:]
     /// Reconnects scheduled and not started yet: the worker is not finished while any wait.
@@ -37,6 +38,7 @@ public final class WorkerRun {
         self.loop = loop
         self.recorder = recorder
         planned = plan
+        self.scenario = scenario
         factory = try PeerFactory(loop: loop, scenario: scenario, target: target, recorder: recorder, fanout: fanout)
         for peer in plan { peers.append(try factory.make(peer, attempt: 0)) }
         recorder.observe { [weak self] record in self?.reconnectIfAsked(record) }
@@ -176,6 +178,10 @@ public final class WorkerRun {
             peer.start()
         })
         timers.append(loop.schedule(at: recorder.runStart + .milliseconds(plan.stopMs)) { peer.stop(interrupted: false) })
+        guard let sender = peer as? MediaSender else { return }
+        for planned in ExecutionPlan.actions(for: plan, in: scenario) where planned.atMs < plan.stopMs {
+            timers.append(loop.schedule(at: recorder.runStart + .milliseconds(planned.atMs)) { sender.apply(planned.action) })
+        }
     }
 
     /// A peer of a group with `reconnect` that failed before its planned stop tries again
