@@ -32,6 +32,10 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
     case resolutionSurvival = "resolution_survival"
     /// Video frames whose picture size was never read (before the first readable header).
     case framesUnknownSize = "frames_unknown_size"
+    /// From a timeline `video.resolution` to the first frame of the new size at a receiver.
+    case switchMs = "switch_ms"
+    /// Switches whose new size never arrived at a receiver.
+    case switchesMissed = "switches_missed"
     case latencyMs = "latency_ms"
     case psnrDb = "psnr_db"
     case rttMs = "rtt_ms"
@@ -75,7 +79,7 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
 
     public var kind: Kind {
         switch self {
-        case .nacks, .plis, .failedPeers, .socketDrops, .framesUnknownSize: .counter
+        case .nacks, .plis, .failedPeers, .socketDrops, .framesUnknownSize, .switchesMissed: .counter
         case .connectedPeers: .gauge
         default: .distribution
         }

@@ -24,30 +24,17 @@ extension TimelineAction {
         case .videoBitrate:
             guard let bitrateKbps else { throw ScenarioError(path: "\(path).bitrate_kbps", "video.bitrate_kbps needs bitrate_kbps, e.g. 1500") }
             try VideoSettings.validate(bitrateKbps: bitrateKbps, path: "\(path).bitrate_kbps")
-        case .videoMute, .videoUnmute, .audioMute, .audioUnmute:
-            break
         }
         for index in groups { try checkGroup(index, of: scenario, path: path) }
     }
 
-    /// Whether group `index`'s peers can do this action.
+    /// Whether group `index`'s peers can do this action: they send video, and not a file.
     private func checkGroup(_ index: Int, of scenario: Scenario, path: String) throws(ScenarioError) {
         let group = scenario.groups[index]
-        let sends: [PeerGroup.Role] = [.publisher, .pair, .echo]
-        switch action {
-        case .videoResolution, .videoFps, .videoBitrate, .videoMute, .videoUnmute:
-            try check(sends.contains(group.role), "\(path).action",
-                               "\(action.rawValue): groups[\(index)] (role \(group.role.rawValue)) sends no video; only publisher, pair and echo peers do")
-            try check(group.video(on: scenario.target) != nil, "\(path).action",
-                               "\(action.rawValue): groups[\(index)] has video disabled")
-            if action != .videoMute, action != .videoUnmute {
-                try check(group.media?.video?.file == nil, "\(path).action",
-                                   "\(action.rawValue): groups[\(index)] sends a file as it is; its settings cannot change")
-            }
-        case .audioMute, .audioUnmute:
-            try check(sends.contains(group.role), "\(path).action",
-                               "\(action.rawValue): groups[\(index)] (role \(group.role.rawValue)) sends no audio; only publisher, pair and echo peers do")
-            try check(group.audio != nil, "\(path).action", "\(action.rawValue): groups[\(index)] has audio disabled")
-        }
+        try check([.publisher, .pair, .echo].contains(group.role), "\(path).action",
+                  "\(action.rawValue): groups[\(index)] (role \(group.role.rawValue)) sends no video; only publisher, pair and echo peers do")
+        try check(group.video(on: scenario.target) != nil, "\(path).action", "\(action.rawValue): groups[\(index)] has video disabled")
+        try check(group.media?.video?.file == nil, "\(path).action",
+                  "\(action.rawValue): groups[\(index)] sends a file as it is; its settings cannot change")
     }
 }

@@ -8,15 +8,7 @@ public struct TimelineAction: Codable, Equatable, Sendable {
         case videoResolution = "video.resolution"
         case videoFps = "video.fps"
         case videoBitrate = "video.bitrate_kbps"
-        /// Stop and resume sending (`mode: "stop"`: no packets while muted).
-        case videoMute = "video.mute"
-        case videoUnmute = "video.unmute"
-        case audioMute = "audio.mute"
-        case audioUnmute = "audio.unmute"
     }
-
-    /// What a mute does on the wire.
-    public enum MuteMode: String, AllowedValues { case stop }
 
     /// Seconds from the run's start.
     public var atS: Double
@@ -31,7 +23,6 @@ public struct TimelineAction: Codable, Equatable, Sendable {
     public var resolution: Resolution?
     public var fps: Int?
     public var bitrateKbps: Int?
-    public var mode: MuteMode?
 }
 
 /// Which groups an action applies to: one by index or name, or all of them.

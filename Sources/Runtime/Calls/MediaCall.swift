@@ -47,9 +47,8 @@ final class MediaCall {
     /// What each kind sends now (timeline actions change it), and the section that sends it.
     private var sending: [MediaKind: SharedEncoder.Track] = [:]
     private var outgoing: [MediaKind: SentStreamStats] = [:]
-    /// Kinds subscribed to their encoder (not muted, connected).
+    /// Kinds subscribed to their encoder (connected).
     private var attached: Set<MediaKind> = []
-    private var muted: Set<MediaKind> = []
     private var observers: [String: ReceivedStreamObserver] = [:]
     /// Its running receive totals' token in the recorder, while the call runs.
     private var liveToken: Int?
@@ -141,7 +140,7 @@ final class MediaCall {
         for section in peer.sections where section.direction.sends {
             guard sending[section.kind] != nil, let stream = sent.first(where: { $0.mid == section.mid }) else { continue }
             outgoing[section.kind] = stream
-            if !muted.contains(section.kind) { attach(section.kind) }
+            attach(section.kind)
         }
     }
 
@@ -164,24 +163,13 @@ final class MediaCall {
     }
 
     /// A timeline action on what this call sends: new video settings switch it to the
-    /// shared encoder for them (no renegotiation; the new size starts on a keyframe), a
-    /// mute stops sending the kind's packets until the unmute.
+    /// shared encoder for them (no renegotiation; the new size starts on a keyframe).
     func apply(_ action: TimelineAction) {
-        let kind: MediaKind = action.action == .audioMute || action.action == .audioUnmute ? .audio : .video
-        switch action.action {
-        case .videoMute, .audioMute:
-            muted.insert(kind)
-            detach(kind)
-        case .videoUnmute, .audioUnmute:
-            muted.remove(kind)
-            if isConnected { attach(kind) }
-        case .videoResolution, .videoFps, .videoBitrate:
-            guard let track = sending[.video]?.applying(action), track != sending[.video] else { return }
-            let wasAttached = attached.contains(.video)
-            detach(.video)
-            sending[.video] = track
-            if wasAttached { attach(.video) }
-        }
+        guard let track = sending[.video]?.applying(action), track != sending[.video] else { return }
+        let wasAttached = attached.contains(.video)
+        detach(.video)
+        sending[.video] = track
+        if wasAttached { attach(.video) }
     }
 
     private func send(_ frame: PacketizedFrame, kind: MediaKind) {

@@ -2,7 +2,7 @@ import Scenario
 
 extension SharedEncoder.Track {
     /// The track a timeline action asks for instead of this one (new size, rate or bitrate);
-    /// nil for actions that do not change a track, and for audio.
+    /// nil for audio, which no action changes.
     func applying(_ action: TimelineAction) -> SharedEncoder.Track? {
         guard case .video(let codec, var width, var height, var fps, var bitrate, let keyframeInterval, let file) = self else { return nil }
         switch action.action {
@@ -15,8 +15,6 @@ extension SharedEncoder.Track {
         case .videoBitrate:
             guard let kbps = action.bitrateKbps else { return nil }
             bitrate = kbps * 1000
-        case .videoMute, .videoUnmute, .audioMute, .audioUnmute:
-            return nil
         }
         return .video(codec: codec, width: width, height: height, fps: fps, bitrate: bitrate, keyframeInterval: keyframeInterval, file: file)
     }

@@ -79,6 +79,9 @@ public final class RunRecorder {
             metrics.record(stream.freezeMs, in: .freezeMs)
             if let harness = stream.harnessFreezeCount { metrics.record(Double(harness), in: .harnessFreezeCount) }
             if let survival = stream.resolutionSurvival { metrics.record(survival, in: .resolutionSurvival) }
+            for change in stream.switches ?? [] {
+                if let ms = change.switchMs { metrics.record(ms, in: .switchMs) } else { metrics.increment(.switchesMissed) }
+            }
             metrics.increment(.framesUnknownSize, by: stream.framesOfUnknownSize)  // 0 kept too: "none unknown" is a figure
             if let psnr = stream.psnrDb { metrics.record(psnr, in: .psnrDb) }
         }
