@@ -31,13 +31,19 @@ public final class ScenarioRunner {
         public var workerExecutable: URL?
         /// Called about once a second with a one-line status.
         public var progress: (String) -> Void
+        /// The part of the scenario this process runs (`run --shard I/N`); nil: all of it.
+        public var shard: Shard?
+        /// The wall-clock time every shard starts its first peers at (`--start-at`).
+        public var startAt: Date?
 
-        public init(folder: URL, version: String, workers: Int = 1, workerExecutable: URL? = nil,
-                    progress: @escaping (String) -> Void) {
+        public init(folder: URL, version: String, workers: Int = 1, workerExecutable: URL? = nil, shard: Shard? = nil,
+                    startAt: Date? = nil, progress: @escaping (String) -> Void) {
             self.folder = folder
             self.version = version
             self.workers = workers
             self.workerExecutable = workerExecutable
+            self.shard = shard
+            self.startAt = startAt
             self.progress = progress
         }
     }
@@ -104,6 +110,7 @@ public final class ScenarioRunner {
         report.warnings = warnings.isEmpty ? nil : warnings
         report.targetVersion = targetVersion ?? (scenario.target.kind == .builtinRoom ? "rtcswarm \(options.version) built-in room server" : nil)
         report.iceProfile = Self.iceProfiles(scenario)
+        report.shard = shardInfo
         report.invalidReason = HarnessVerdict.invalidReason(workers: report.workers,
                                                             streams: report.cells.flatMap(\.peers).flatMap(\.streams))
         if report.abortReason == nil, let abort = report.cells.flatMap(\.thresholds).first(where: { !$0.passed && $0.abortOnFail }) {
@@ -156,7 +163,7 @@ public final class ScenarioRunner {
             return .failure(error)
         }
         let workers = max(1, options.workers)
-        let plan = ExecutionPlan(scenario: scenario, workers: workers)
+        let plan = ExecutionPlan(scenario: scenario, workers: workers, shard: options.shard ?? .whole)
         let prefix = total > 1 ? "c\(index)-" : ""
         let browsers: [ChromiumPartner]
         do {
@@ -166,8 +173,13 @@ public final class ScenarioRunner {
             return .failure(error)
         }
         defer { browsers.forEach { $0.stop() } }
-        // Children need a moment to start before the first peer is due.
-        let runStart = loop.now() + .milliseconds(workers > 1 ? 800 : 100)
+        // Children need a moment to start before the first peer is due; shards wait for their common start.
+        let (startDelay, lateStart) = startDelay(cell: index, workers: workers)
+        if let lateStart {
+            warnings.append(lateStart)
+            options.progress(lateStart)
+        }
+        let runStart = loop.now() + startDelay
         var records: [PeerRecord] = []
         var latest: [Int: WorkerSample] = [:]
         var results: [Int: WorkerResult] = [:]
@@ -219,6 +231,7 @@ public final class ScenarioRunner {
                         "worker", "--scenario", options.folder.appendingPathComponent(Self.resolvedScenarioFile).path,
                         "--cell", String(index), "--worker", String(worker), "--workers", String(workers),
                         "--target", target.endpoint.description, "--start", String(runStart.nanoseconds),
+                        "--shard", (options.shard ?? .whole).description,
                     ], loop: loop)
                     child.onMessage = { receive($0, from: worker) }
                     child.onEnd = { [unowned child] in
