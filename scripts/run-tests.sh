@@ -38,6 +38,8 @@ require_swift
 ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose chromium janus coturn tshark gcc libc6-dev iproute2 util-linux golang-go golang-github-pion-webrtc.v3-dev
 # Independent peers and servers the interop tests run against (TARGETS.md).
 ensure_venv .venv Tests/Interop/requirements.txt
+# kubernetes-validate checks deploy/kubernetes offline (KubernetesManifestTests).
+ensure_venv .venv-deploy deploy/requirements.txt
 # LD_PRELOAD shim that lets libnice-based servers (Janus) gather 127.0.0.1 (Tests/Interop/README.md).
 shim=.build/interop/libloopback_ifaddrs.so
 if [ ! -e "$shim" ] || [ Tests/Interop/loopback_ifaddrs.c -nt "$shim" ]; then

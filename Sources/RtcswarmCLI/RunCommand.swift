@@ -15,7 +15,7 @@ public enum RunCommand: Subcommand {
             .value("shard", "I/N", "Run only shard I of N (I from 0 to N-1) of the scenario's plan; see 'rtcswarm plan --shards N'. "
                    + "Also read from JOB_COMPLETION_INDEX with RTCSWARM_SHARDS=N (a Kubernetes Indexed Job)."),
             .value("start-at", "RFC3339", "Start the first peers at this wall-clock time (e.g. 2026-12-02T06:00:00Z), so every shard's "
-                   + "timeline lines up."),
+                   + "timeline lines up. Also read from RTCSWARM_START_AT."),
         ],
         positionals: [.init("SCENARIO", "The scenario file (JSON5); see docs/scenarios.md.")],
         examples: ["rtcswarm run Scenarios/rooms-stress.json5", "rtcswarm run s.json5 --set duration_s=10 --out /tmp/r",
