@@ -1,5 +1,6 @@
 import Foundation
 import Report
+import RTCBase
 import Runtime
 import Scenario
 
@@ -16,6 +17,8 @@ public enum RunCommand: Subcommand {
                    + "Also read from JOB_COMPLETION_INDEX with RTCSWARM_SHARDS=N (a Kubernetes Indexed Job)."),
             .value("start-at", "RFC3339", "Start the first peers at this wall-clock time (e.g. 2026-12-02T06:00:00Z), so every shard's "
                    + "timeline lines up. Also read from RTCSWARM_START_AT."),
+            .value("metrics-listen", "ADDRESS:PORT", "Serve live OpenMetrics figures (peers by state, setup histogram, packet and byte "
+                   + "counters) for Prometheus at http://ADDRESS:PORT/metrics while the run goes on, e.g. 127.0.0.1:9464."),
         ],
         positionals: [.init("SCENARIO", "The scenario file (JSON5); see docs/scenarios.md.")],
         examples: ["rtcswarm run Scenarios/rooms-stress.json5", "rtcswarm run s.json5 --set duration_s=10 --out /tmp/r",
@@ -44,6 +47,14 @@ public enum RunCommand: Subcommand {
             console.error("error: \(error)")
             return .usage
         }
+        var metricsListen: SocketAddress?
+        if let text = arguments.string("metrics-listen") {
+            guard let address = SocketAddress(text) else {
+                console.error(UsageError("--metrics-listen \(text): expected ADDRESS:PORT such as 127.0.0.1:9464", hint: "see 'rtcswarm run --help'").description)
+                return .usage
+            }
+            metricsListen = address
+        }
         let folder: ReportFolder
         do {
             folder = try ReportFolder(name: loaded.scenario.name + (shard.map { "-shard\($0.index)of\($0.count)" } ?? ""),
@@ -55,7 +66,8 @@ public enum RunCommand: Subcommand {
         var lastPlain = Date.distantPast
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let runner = ScenarioRunner(loaded: loaded, options: .init(folder: folder.url, version: Rtcswarm.version, workers: workers,
-                                                                   workerExecutable: executable, shard: shard, startAt: startAt) { line in
+                                                                   workerExecutable: executable, shard: shard, startAt: startAt,
+                                                                   metricsListen: metricsListen) { line in
             if console.isTerminal {
                 console.status(line)
             } else if Date().timeIntervalSince(lastPlain) >= 5 {

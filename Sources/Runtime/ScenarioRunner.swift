@@ -35,15 +35,18 @@ public final class ScenarioRunner {
         public var shard: Shard?
         /// The wall-clock time every shard starts its first peers at (`--start-at`).
         public var startAt: Date?
+        /// Where to serve live OpenMetrics figures while the run goes on (`--metrics-listen`).
+        public var metricsListen: SocketAddress?
 
         public init(folder: URL, version: String, workers: Int = 1, workerExecutable: URL? = nil, shard: Shard? = nil,
-                    startAt: Date? = nil, progress: @escaping (String) -> Void) {
+                    startAt: Date? = nil, metricsListen: SocketAddress? = nil, progress: @escaping (String) -> Void) {
             self.folder = folder
             self.version = version
             self.workers = workers
             self.workerExecutable = workerExecutable
             self.shard = shard
             self.startAt = startAt
+            self.metricsListen = metricsListen
             self.progress = progress
         }
     }
@@ -181,6 +184,15 @@ public final class ScenarioRunner {
         }
         let runStart = loop.now() + startDelay
         var records: [PeerRecord] = []
+        var live = LiveFigures(scenario: scenario.name, cell: cell.label, shard: (options.shard ?? .whole).description)
+        let metricsEndpoint: MetricsEndpoint?
+        do {
+            metricsEndpoint = try options.metricsListen.map { try MetricsEndpoint(loop: loop, address: $0) { live } }
+        } catch {
+            server?.shutdown()
+            return .failure(TargetError("cannot serve metrics on \(options.metricsListen.map { "\($0)" } ?? ""): \(error)"))
+        }
+        defer { metricsEndpoint?.close() }
         var latest: [Int: WorkerSample] = [:]
         var results: [Int: WorkerResult] = [:]
         var ended = Set<Int>()
@@ -188,6 +200,7 @@ public final class ScenarioRunner {
         var reported: [Int: [PeerRecord]] = [:]
         var lost: [Int: String] = [:]
         func receive(_ message: WorkerMessage, from worker: Int) {
+            live.observe(message, from: worker)
             if var record = message.peer {
                 reported[worker, default: []].append(record)
                 record.id = prefix + record.id
