@@ -103,4 +103,19 @@ final class ShardRunTests: XCTestCase {
         XCTAssertEqual(failed.cells[0].peers.count, 8)
         XCTAssertFalse(failed.passed)
     }
+
+    /// Worker children are told the shard, so a shard's workers share its part of the plan only.
+    func testAShardsWorkerProcessesRunOnlyItsPeers() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shard-workers-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The scenario without its "--workers 1"; the later count wins over the earlier.
+        let arguments = Array(Self.scenario.dropLast(2)) + ["--set", "groups[0].count=4", "--workers", "2", "--shard", "1/2",
+                                                            "--out", folder.path]
+        let result = try ExternalTool.run(Self.binary, arguments, in: ExternalTool.repositoryRoot)
+        XCTAssertTrue([0, 5].contains(result.status), result.output)
+        let report = try ReportWriter.read(folder.path)
+        XCTAssertEqual(report.cells[0].peers.map(\.id).sorted(), ["g0-1-callee", "g0-1-caller", "g0-3-callee", "g0-3-caller"])
+        XCTAssertEqual(report.workers.map(\.peers), [2, 2], "one call per worker")
+        XCTAssertEqual(report.shard?.name, "shard 1/2")
+    }
 }
