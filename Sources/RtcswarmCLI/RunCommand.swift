@@ -19,6 +19,8 @@ public enum RunCommand: Subcommand {
                    + "timeline lines up. Also read from RTCSWARM_START_AT."),
             .value("metrics-listen", "ADDRESS:PORT", "Serve live OpenMetrics figures (peers by state, setup histogram, packet and byte "
                    + "counters) for Prometheus at http://ADDRESS:PORT/metrics while the run goes on, e.g. 127.0.0.1:9464."),
+            .value("metrics-linger", "SECONDS", default: "0", "With --metrics-listen: after each cell, keep serving its final figures "
+                   + "until one more scrape has read them, at most this long."),
         ],
         positionals: [.init("SCENARIO", "The scenario file (JSON5); see docs/scenarios.md.")],
         examples: ["rtcswarm run Scenarios/rooms-stress.json5", "rtcswarm run s.json5 --set duration_s=10 --out /tmp/r",
@@ -55,6 +57,13 @@ public enum RunCommand: Subcommand {
             }
             metricsListen = address
         }
+        let metricsLinger: Double
+        do {
+            metricsLinger = try arguments.double("metrics-linger", in: 0...3600) ?? 0
+        } catch {
+            console.error(error.description)
+            return .usage
+        }
         let folder: ReportFolder
         do {
             folder = try ReportFolder(name: loaded.scenario.name + (shard.map { "-shard\($0.index)of\($0.count)" } ?? ""),
@@ -67,7 +76,7 @@ public enum RunCommand: Subcommand {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let runner = ScenarioRunner(loaded: loaded, options: .init(folder: folder.url, version: Rtcswarm.version, workers: workers,
                                                                    workerExecutable: executable, shard: shard, startAt: startAt,
-                                                                   metricsListen: metricsListen) { line in
+                                                                   metricsListen: metricsListen, metricsLingerS: metricsLinger) { line in
             if console.isTerminal {
                 console.status(line)
             } else if Date().timeIntervalSince(lastPlain) >= 5 {

@@ -15,3 +15,20 @@ extension LiveFigures {
         workers[worker] = figures
     }
 }
+
+extension LiveFigures {
+    /// A worker's final figures once its part of the cell is over: nothing live any more,
+    /// bytes from its result, and what its peers received from their records, so the last
+    /// scrape adds up to the report's totals.
+    mutating func finish(worker: Int, records: [PeerRecord], report: WorkerReport?) {
+        var figures = workers[worker] ?? Worker()
+        (figures.connecting, figures.connected) = (0, 0)
+        figures.failed = records.filter { $0.outcome == .failed }.count
+        figures.bytesSent = report?.udpBytesSent ?? figures.bytesSent
+        figures.bytesReceived = report?.udpBytesReceived ?? figures.bytesReceived
+        let received = ReceiveTotals(records.flatMap(\.streams))
+        (figures.packetsExpected, figures.packetsLostFirstPass) = (received.packetsExpected, received.packetsLostFirstPass)
+        (figures.nacks, figures.videoFrames) = (received.nacks, received.videoFrames)
+        workers[worker] = figures
+    }
+}

@@ -14,6 +14,8 @@ final class MetricsEndpoint {
     private var connections: [ObjectIdentifier: (TCPConnection, HTTPServerConnection)] = [:]
     /// What a scrape reads, at the time of the scrape.
     var figures: () -> LiveFigures
+    /// GET requests answered so far.
+    private(set) var scrapes = 0
 
     init(loop: EventLoop, address: SocketAddress, figures: @escaping () -> LiveFigures) throws {
         self.loop = loop
@@ -40,6 +42,7 @@ final class MetricsEndpoint {
     private func drive(_ http: inout HTTPServerConnection, _ connection: TCPConnection) {
         while let event = http.pollEvent() {
             guard case .request(let request) = event else { continue }
+            if request.method == .get { scrapes += 1 }
             let response = request.method == .get
                 ? HTTPResponse(status: 200, headers: ["Content-Type": Self.contentType], body: Array(figures().openMetrics.utf8))
                 : HTTPResponse(status: 405, headers: ["Allow": "GET"])
@@ -47,6 +50,14 @@ final class MetricsEndpoint {
         }
         while let bytes = http.pollTransmit() { connection.write(bytes) }
         if http.isClosed { connection.closeAfterWriting() }
+    }
+
+    /// Runs the loop until one more scrape has read the figures as they are now, or
+    /// `seconds` have passed (0: not at all), so the last figures reach Prometheus.
+    func serveOneMoreScrape(within seconds: Double) {
+        guard seconds > 0 else { return }
+        let seen = scrapes
+        loop.run(until: { self.scrapes > seen }, timeout: .milliseconds(Int64(seconds * 1000)))
     }
 
     func close() {

@@ -37,9 +37,12 @@ public final class ScenarioRunner {
         public var startAt: Date?
         /// Where to serve live OpenMetrics figures while the run goes on (`--metrics-listen`).
         public var metricsListen: SocketAddress?
+        /// How long after a cell to wait for one more scrape of its final figures (`--metrics-linger`).
+        public var metricsLingerS = 0.0
 
         public init(folder: URL, version: String, workers: Int = 1, workerExecutable: URL? = nil, shard: Shard? = nil,
-                    startAt: Date? = nil, metricsListen: SocketAddress? = nil, progress: @escaping (String) -> Void) {
+                    startAt: Date? = nil, metricsListen: SocketAddress? = nil, metricsLingerS: Double = 0,
+                    progress: @escaping (String) -> Void) {
             self.folder = folder
             self.version = version
             self.workers = workers
@@ -47,6 +50,7 @@ public final class ScenarioRunner {
             self.shard = shard
             self.startAt = startAt
             self.metricsListen = metricsListen
+            self.metricsLingerS = metricsLingerS
             self.progress = progress
         }
     }
@@ -327,6 +331,8 @@ public final class ScenarioRunner {
             workerLost(child.index, "did not finish within 15 s of the planned end")
             child.forceStop()
         }
+        for worker in 0..<workers { live.finish(worker: worker, records: reported[worker] ?? [], report: results[worker]?.report) }
+        metricsEndpoint?.serveOneMoreScrape(within: options.metricsLingerS)
         // Let the last closes go out, then stop the built-in server.
         loop.run(until: { false }, timeout: .milliseconds(200))
         server?.shutdown()

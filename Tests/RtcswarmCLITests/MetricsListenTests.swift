@@ -1,30 +1,10 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import WebRTCTestKit
 import XCTest
 
 /// `run --metrics-listen`: the coordinator serves OpenMetrics text while the run goes on.
 final class MetricsListenTests: XCTestCase {
-    /// What a URLSession callback hands back to the waiting test thread (after `signal`).
-    private final class Answer: @unchecked Sendable {
-        var value: (status: Int, contentType: String, body: String)?
-    }
-
-    /// One GET of http://127.0.0.1:port/metrics, or nil while nothing listens.
-    private func scrape(_ port: UInt16) -> (status: Int, contentType: String, body: String)? {
-        let answer = Answer()
-        let done = DispatchSemaphore(value: 0)
-        URLSession.shared.dataTask(with: URL(string: "http://127.0.0.1:\(port)/metrics")!) { data, response, _ in
-            if let http = response as? HTTPURLResponse, let data {
-                answer.value = (http.statusCode, http.value(forHTTPHeaderField: "Content-Type") ?? "", String(decoding: data, as: UTF8.self))
-            }
-            done.signal()
-        }.resume()
-        done.wait()
-        return answer.value
-    }
+    private func scrape(_ port: UInt16) -> HTTPGet.Answer? { HTTPGet.fetch("http://127.0.0.1:\(port)/metrics") }
 
     /// The value of the sample whose line starts with `prefix`.
     private func value(_ prefix: String, in text: String) -> Double? {
