@@ -1,7 +1,7 @@
 import Foundation
 
-/// The built-in room server on loopback (`RoomServerHost` on one event-loop thread) with
-/// N Socket.IO clients (`RoomClientHost`, all on the main thread's event loop) in rooms
+/// The built-in room server on loopback (`RoomServerStream` on one event-loop thread) with
+/// N Socket.IO clients (`RoomClientStream`, all on the main thread's event loop) in rooms
 /// of two: how fast they join, then the relay latency while each client sends one
 /// message per second carrying its send time, and what the server's thread spends.
 ///

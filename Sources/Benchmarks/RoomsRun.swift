@@ -14,7 +14,7 @@ final class RoomsRun {
     let connectWindow: Int
     let relaySeconds: Int
     private let loop: EventLoop
-    private var clients: [RoomClientHost?] = []
+    private var clients: [RoomClientStream?] = []
     private var phases: [Phase] = []
     private var joined = 0
     private var failed = 0
@@ -36,7 +36,7 @@ final class RoomsRun {
 
     func run() throws {
         let serverLoop = try EventLoop()
-        let host = try RoomServerHost(
+        let host = try RoomServerStream(
             loop: serverLoop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0), configuration: RoomServerConfiguration())
         let server = BackgroundLoop(serverLoop)
         let label = "rooms N=\(members)"
@@ -87,7 +87,7 @@ final class RoomsRun {
         let deadline = loop.now() + .seconds(60)
         while settled < members, loop.now() < deadline {
             while clients.count < members, clients.count - settled < connectWindow {
-                open(clients.count, address: address, endpoint: endpoint)
+                open(clients.count, endpoint: endpoint)
             }
             // Until all settled, or (with clients left to open) half the window is free.
             let opened = clients.count
@@ -101,18 +101,14 @@ final class RoomsRun {
         loop.run(until: { self.paired == self.members / 2 }, timeout: .seconds(2))
     }
 
-    private func open(_ index: Int, address: SocketAddress, endpoint: Endpoint) {
+    private func open(_ index: Int, endpoint: Endpoint) {
         phases.append(.joining)
-        do {
-            let client = try RoomClientHost(loop: loop, address: address, endpoint: endpoint, transport: .socketIO,
-                                            names: RoomEventNames(), seed: UInt64(index + 1))
-            client.onEvent = { [unowned self] event in self.handle(event, from: index) }
-            client.send(.join(room: Self.room(index)))
-            clients.append(client)
-        } catch {
-            clients.append(nil)
-            fail(index, "\(error)")
+        let client = RoomClientStream(loop: loop, client: RoomClient(endpoint: endpoint, transport: .socketIO, names: RoomEventNames(),
+                                                                     seed: UInt64(index + 1)), tls: nil) { [unowned self] event in
+            self.handle(event, from: index)
         }
+        client.send(.join(room: Self.room(index)))
+        clients.append(client)
     }
 
     private func handle(_ event: RoomClient.Event, from index: Int) {
@@ -177,7 +173,7 @@ final class RoomsRun {
     }
 
     /// Closes every client, lets the server see it, then stops the server's loop.
-    private func tearDown(host: RoomServerHost, server: BackgroundLoop) {
+    private func tearDown(host: RoomServerStream, server: BackgroundLoop) {
         closing = true
         for client in clients { client?.close() }
         loop.run(until: { false }, timeout: .milliseconds(300))

@@ -10,9 +10,11 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     /// The schemes rtcswarm connects to.
     public enum Scheme: String, Hashable, Sendable {
         case http, https, ws, wss
+        /// A bare TCP stream (`tcp-p2p` signaling); it has no default port.
+        case tcp
 
-        /// 80 for `http`/`ws`, 443 for `https`/`wss`.
-        public var defaultPort: UInt16 { isSecure ? 443 : 80 }
+        /// 80 for `http`/`ws`, 443 for `https`/`wss`, none (0) for `tcp`.
+        public var defaultPort: UInt16 { self == .tcp ? 0 : isSecure ? 443 : 80 }
         /// Whether the connection runs over TLS.
         public var isSecure: Bool { self == .https || self == .wss }
     }
@@ -38,7 +40,7 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     public init(parsing text: String) throws(ParseError) {
         guard let schemeEnd = text.firstRange(of: "://") else { throw .invalid("URL \(text): no scheme") }
         guard let scheme = Scheme(rawValue: text[..<schemeEnd.lowerBound].lowercased()) else {
-            throw .invalid("URL \(text): scheme must be http, https, ws or wss")
+            throw .invalid("URL \(text): scheme must be http, https, ws, wss or tcp")
         }
         var rest = text[schemeEnd.upperBound...]
         if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }

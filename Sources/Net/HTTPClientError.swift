@@ -15,12 +15,20 @@ public struct HTTPClientError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let timedOut = Code("no response in time")
         /// The connection was closed before this request could be sent; retry elsewhere.
         public static let notSent = Code("connection closed before the request was sent")
+        /// No connection could be made (refused, TLS failed, name unknown); the message says why.
+        public static let noConnection = Code("no connection")
     }
 
     public var code: Code
     public var message: String
     /// The request this error belongs to.
     public var request: HTTPRequest
+
+    public init(code: Code, message: String, request: HTTPRequest) {
+        self.code = code
+        self.message = message
+        self.request = request
+    }
 
     public var description: String { message.isEmpty ? code.name : "\(code.name): \(message)" }
 }

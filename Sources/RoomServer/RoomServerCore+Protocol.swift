@@ -62,14 +62,14 @@ extension RoomServerCore {
             connection.webSocket?.perform(output, now: now)
         }
         while let bytes = connection.webSocket?.pollTransmit() {
-            outputs.append(.send(connection: connection.id, bytes: bytes))
+            outputs.append(.write(connection.id, bytes))
         }
         if connection.webSocket?.isClosed == true { finish(connection, now: now) }
     }
 
     private mutating func drainHTTP(_ connection: RoomServerConnection) {
         while let bytes = connection.http.pollTransmit() {
-            outputs.append(.send(connection: connection.id, bytes: bytes))
+            outputs.append(.write(connection.id, bytes))
         }
     }
 
@@ -174,7 +174,7 @@ extension RoomServerCore {
     /// after what is queued), and its rooms told `bye`.
     mutating func finish(_ connection: RoomServerConnection, now: Instant, droppingUnsent: Bool = false) {
         guard !connection.closed else { return }
-        outputs.append(droppingUnsent ? .abort(connection: connection.id) : .close(connection: connection.id))
+        outputs.append(droppingUnsent ? .abort(connection.id) : .close(connection.id))
         connection.closed = true
         connections[connection.id] = nil
         stats.connections = connections.count

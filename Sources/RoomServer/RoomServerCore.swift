@@ -10,14 +10,6 @@ import Signaling
 /// `leave`, a dropped connection says `bye` to the rest of its rooms, and every limit
 /// answers with an `error` naming it.
 public struct RoomServerCore {
-    public enum Output: Equatable, Sendable {
-        case send(connection: Int, bytes: [UInt8])
-        /// Close after everything sent before it.
-        case close(connection: Int)
-        /// Close at once, dropping whatever is still unsent (a client that does not read).
-        case abort(connection: Int)
-    }
-
     public let configuration: RoomServerConfiguration
     public internal(set) var stats = RoomServerStats()
     var registry: RoomRegistry
@@ -25,7 +17,8 @@ public struct RoomServerCore {
     var members: [String: Int] = [:]
     /// The per-address rate limit's buckets; a full one is forgotten at the next sweep.
     var addressBuckets: [String: TokenBucket] = [:]
-    var outputs = FIFO<Output>()
+    /// Writes and closes for the host (`.abort` drops what is unsent: a client that does not read).
+    var outputs = FIFO<StreamOutput>()
     var generator: SeededGenerator
     private var nextSweep: Instant?
     private var shuttingDown = false
@@ -51,8 +44,8 @@ public struct RoomServerCore {
             stats.reject("too_many_connections")
             let response = HTTPResponse(status: 503, headers: ["Content-Type": "text/plain", "Connection": "close"],
                                         body: Array("room server is at its connection limit (\(configuration.maxConnections))\n".utf8))
-            outputs.append(.send(connection: id, bytes: response.serialized()))
-            outputs.append(.close(connection: id))
+            outputs.append(.write(id, response.serialized()))
+            outputs.append(.close(id))
             return
         }
         connections[id] = RoomServerConnection(id: id, address: address, now: now, rate: configuration.maxMessagesPerSecond,
@@ -116,7 +109,7 @@ public struct RoomServerCore {
         nextSweep = connections.isEmpty ? nil : now + Self.sweepInterval
     }
 
-    public mutating func pollOutput() -> Output? { outputs.popFirst() }
+    public mutating func pollTransmit() -> StreamOutput? { outputs.popFirst() }
 
     /// Graceful shutdown: every WebSocket gets Close 1001, new connections are refused.
     public mutating func shutdown(now: Instant) {
@@ -127,7 +120,7 @@ public struct RoomServerCore {
             } else if connection.webSocket != nil {
                 connection.webSocket?.close(code: 1001, reason: "server shutting down", now: now)
             } else {
-                outputs.append(.close(connection: connection.id))
+                outputs.append(.close(connection.id))
                 connection.closed = true
             }
             pump(connection, now: now)

@@ -54,7 +54,7 @@ public enum ServeCommand: Subcommand {
         do {
             let loop = try EventLoop()
             let interrupts = try InterruptWatcher(loop: loop)
-            let host = try RoomServerHost(loop: loop, address: address, configuration: configuration)
+            let host = try RoomServerStream(loop: loop, address: address, configuration: configuration)
             console.out("rtcswarm room server listening on http://\(host.address) "
                         + "(Socket.IO /socket.io/, WebSocket /ws, stats /stats); Ctrl-C stops it")
             interrupts.onSignal = { _ in

@@ -48,6 +48,7 @@ extension Target {
     public var allowedRoles: [PeerGroup.Role] {
         switch kind {
         case .builtinRoom, .room: return [.pair, .member]
+        case .tcpP2P: return [.pair]
         case .srs: return [.publisher, .player]
         case .whip: return whepUrl == nil ? [.publisher] : [.publisher, .player]
         case .whep: return [.player]
@@ -61,7 +62,7 @@ extension Target {
     public var allowedCodecs: [VideoSettings.Codec] {
         switch kind {
         case .srs: [.h264, .h265, .av1]
-        case .builtinRoom, .room: VideoSettings.Codec.allCases
+        case .builtinRoom, .room, .tcpP2P: VideoSettings.Codec.allCases
         case .whip, .whep, .janus: [.vp8, .vp9, .h264]
         }
     }
@@ -83,6 +84,10 @@ extension Target {
         case .janus:
             // http(s): the REST API with a long poll; ws(s): the WebSocket API (janus-protocol).
             try requireURL(schemes: ["http", "https", "ws", "wss"])
+        case .tcpP2P:
+            try requireURL(schemes: ["tcp"])
+            let port = url.flatMap { $0.split(separator: ":").last.flatMap { UInt16($0.filter(\.isNumber)) } } ?? 0
+            try check(port > 0, "target.url", "\"\(url ?? "")\" needs a port: call i's caller listens on that port + i")
         }
         if let whepUrl {
             try check(kind == .whip, "target.whep_url", "only for kind \"whip\" (its players play through WHEP); remove it")
@@ -126,6 +131,7 @@ extension Target {
         case .whip: return "\"${WHIP_URL:-http://127.0.0.1:1985/rtc/v1/whip/?app=live&stream=livestream}\""
         case .whep: return "\"${WHEP_URL:-http://127.0.0.1:1985/rtc/v1/whep/?app=live&stream=livestream}\""
         case .janus: return "\"${JANUS_URL:-http://127.0.0.1:8088/janus}\""
+        case .tcpP2P: return "\"tcp://127.0.0.1:7000\""
         }
     }
 }
@@ -145,8 +151,9 @@ extension PeerGroup {
         }
         if partner == .external {
             try check(role == .pair, "\(path).partner", "\"external\" answers calls: it needs role \"pair\"")
-            try check(target.kind == .room, "\(path).partner",
-                      "\"external\" clients join rooms on a server you run: use target kind \"room\" with its url")
+            try check(target.kind == .room || target.kind == .tcpP2P, "\(path).partner",
+                      "\"external\" clients join rooms on a server you run or connect to rtcswarm's socket: use target kind "
+                      + "\"room\" or \"tcp-p2p\" with its url")
         }
         if partner == .chromium {
             try check(role == .pair, "\(path).partner", "\"chromium\" answers calls: it needs role \"pair\"")

@@ -23,6 +23,9 @@ public struct Scenario: Codable, Equatable, Sendable {
 public struct Target: Codable, Equatable, Sendable {
     public enum Kind: String, AllowedValues {
         case builtinRoom = "builtin-room", room, srs, whip, whep, janus
+        /// Two peers calling each other with no server: JSON lines on a TCP socket (`url`
+        /// `tcp://host:port`; call i's caller listens on port + i, its callee connects).
+        case tcpP2P = "tcp-p2p"
     }
 
     public var kind: Kind

@@ -11,14 +11,15 @@ import RTCBase
 /// fails the call (a keepalive or trickle only gets a notice). Messages that are not
 /// Janus's JSON are counted (`unreadableMessages`), noted and ignored. When the call
 /// ends (`.closed` or `.failed`) the socket is closed with 1000, which also makes Janus
-/// drop the session; the driver closes the connection once `isClosed` and the output
-/// is written.
-public struct JanusWebSocketCallSetup: Sendable {
+/// drop the session; the host closes the connection once `isClosed` and the output
+/// is written (`SingleConnection`).
+public struct JanusWebSocketCallSetup: ConnectionMachine, Sendable {
     /// The subprotocol Janus's WebSocket transport speaks.
     public static let subprotocol = "janus-protocol"
 
     /// Where the socket goes, e.g. `ws://127.0.0.1:8188/`.
     public let server: Endpoint
+    public var destination: StreamDestination { server.streamDestination }
     /// How long a request, or the opening handshake, may wait for its result.
     public var timeout: Duration
     public var sessionID: Int64? { session.sessionID }

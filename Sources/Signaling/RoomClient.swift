@@ -7,7 +7,7 @@ import RTCBase
 ///
 /// It follows the seed client's states per room: `leaved` -> `joined` -> `joined_conn`
 /// (the other member is there) -> `joined_unbind` (the other left) -> `leaved`.
-public struct RoomClient: Sendable {
+public struct RoomClient: ConnectionMachine, Sendable {
     public enum Transport: String, Sendable { case socketIO = "socketio", webSocket = "websocket" }
 
     public enum RoomState: String, Sendable {
@@ -34,6 +34,10 @@ public struct RoomClient: Sendable {
 
     public let transport: Transport
     public let names: RoomEventNames
+    /// The server's address (TLS for `https`/`wss` room URLs).
+    public let destination: StreamDestination
+    /// We closed, or the connection is over: the host closes TCP once the last bytes are out.
+    public private(set) var isClosed = false
     public private(set) var rooms: [String: RoomState] = [:]
     public private(set) var memberID: String?
     public private(set) var isReady = false
@@ -48,6 +52,7 @@ public struct RoomClient: Sendable {
     public init(endpoint: Endpoint, transport: Transport, names: RoomEventNames = RoomEventNames(), seed: UInt64) {
         self.transport = transport
         self.names = names
+        destination = endpoint.streamDestination
         var generator = SeededGenerator(seed: seed)
         maskSeed = generator.next()
         var target = endpoint
@@ -117,7 +122,11 @@ public struct RoomClient: Sendable {
         case .closed:
             return
         }
+        finish("signaling connection closed")
     }
+
+    /// The connection could not be made, or broke.
+    public mutating func connectionFailed(_ reason: String, now: Instant) { finish(reason) }
 
     public func pollTimeout() -> Instant? {
         guard case .open(let socket) = phase else { return nil }
@@ -144,8 +153,9 @@ public struct RoomClient: Sendable {
 
     public mutating func pollEvent() -> Event? { events.popFirst() }
 
-    /// Closes the WebSocket politely (the driver closes TCP once it has sent this).
+    /// Closes the WebSocket politely (the host closes TCP once it has sent this).
     public mutating func close(now: Instant) {
+        isClosed = true
         guard case .open(var socket) = phase else { return finish("closed by us") }
         socket.close(code: 1000, reason: "bye", now: now)
         phase = .open(socket)
@@ -242,6 +252,7 @@ public struct RoomClient: Sendable {
     private mutating func finish(_ reason: String) {
         if case .closed = phase { return }
         phase = .closed
+        isClosed = true
         isReady = false
         events.append(.closed(reason: reason))
     }

@@ -1,8 +1,7 @@
 """aiortc as one side of a call through a room-protocol Socket.IO server (PROTOCOLS.md
 section 3): joins ROOM, and plays the call with aiortc_peer.py run as a child, its
-stdin/stdout lines bridged to room messages. Told OTHER_JOINED it offers; given an offer
-it answers; trickled {type: candidate, label, id, candidate} messages become the child's
-candidate lines, and the other side's bye (or leave) becomes the child's bye.
+stdin/stdout lines bridged to room messages (aiortc_bridge.py). Told OTHER_JOINED it
+offers; given an offer it answers; the other side's bye (or leave) becomes the child's bye.
 
 usage: aiortc_room_peer.py URL ROOM [--other-joined EVENT] [--delay S] [aiortc_peer.py options but --role]
 
@@ -11,46 +10,16 @@ stdout: {"type": "joined", "role": null} once in the room, then the child's summ
 """
 import argparse
 import asyncio
-import json
-import os
 import sys
 
 import socketio
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def emit(message):
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
+from aiortc_bridge import ChildPeer, emit
 
 
 async def run(args, peer_args):
     sio = socketio.AsyncClient()
-    child = None
-    finished = asyncio.Event()
-    summary = {"type": "summary", "error": "no call: nobody offered or joined"}
-
-    async def to_child(message):
-        child.stdin.write((json.dumps(message) + "\n").encode())
-        await child.stdin.drain()
-
-    async def from_child():
-        async for line in child.stdout:
-            message = json.loads(line)
-            if message.get("type") in ("offer", "answer"):
-                await sio.emit("message", (args.room, {"type": message["type"], "sdp": message["sdp"]}))
-            elif message.get("type") == "summary":
-                summary.clear()
-                summary.update(message)
-        finished.set()
-
-    async def start(role):
-        nonlocal child
-        child = await asyncio.create_subprocess_exec(
-            sys.executable, os.path.join(HERE, "aiortc_peer.py"), "--role", role, *peer_args,
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
-        asyncio.ensure_future(from_child())
+    peer = ChildPeer(peer_args, lambda data: sio.emit("message", (args.room, data)))
 
     @sio.on("joined")
     async def joined(room, member):
@@ -59,37 +28,23 @@ async def run(args, peer_args):
 
     @sio.on(args.other_joined)
     async def other_joined(room, member):
-        if room == args.room and child is None:
-            await start("offerer")
+        if room == args.room and not peer.started:
+            await peer.start("offerer")
 
     @sio.on("message")
     async def message(room, data):
-        if room != args.room or not isinstance(data, dict):
-            return
-        kind = data.get("type")
-        if kind == "offer" and child is None:
-            await start("answerer")
-            await to_child(data)
-        elif kind == "answer" and child is not None:
-            await to_child(data)
-        elif kind == "candidate" and child is not None:
-            await to_child({"type": "candidate", "candidate": data.get("candidate"),
-                            "sdpMid": data.get("id"), "sdpMLineIndex": data.get("label")})
-        elif kind == "bye" and child is not None:
-            await to_child({"type": "bye"})
+        if room == args.room:
+            await peer.receive(data)
 
     @sio.on("bye")
     async def bye(room, member):
-        if room == args.room and child is not None:
-            await to_child({"type": "bye"})
+        if room == args.room:
+            await peer.hang_up()
 
     await asyncio.sleep(args.delay)
     await sio.connect(args.url, transports=["websocket"])
     await sio.emit("join", args.room)
-    try:
-        await asyncio.wait_for(finished.wait(), args.wait)
-    except asyncio.TimeoutError:
-        summary["error"] = f"no summary within {args.wait} s"
+    summary = await peer.wait(args.wait)
     await sio.emit("leave", args.room)
     await sio.disconnect()
     emit(summary)

@@ -24,7 +24,7 @@ final class BuiltInRoomServerInteropTests: XCTestCase {
         var configuration = RoomServerConfiguration()
         configuration.events = RoomEventNames(otherJoined: otherJoined)
         configuration.maxMessageBytes = 64 * 1024
-        let host = try RoomServerHost(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0), configuration: configuration)
+        let host = try RoomServerStream(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0), configuration: configuration)
         let url = "http://\(host.address)"
         let thread = LoopThread(loop)
         let result = try ExternalTool.run(python, [PythonPeers.script("room_clients.py"), url, otherJoined])

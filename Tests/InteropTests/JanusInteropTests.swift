@@ -45,7 +45,7 @@ final class JanusInteropTests: XCTestCase {
         let address = SocketAddress(ipv4: 127, 0, 0, 1, port: api.port)
         for _ in 0..<50 {
             var result: HTTPClientEvent?
-            let host = try HTTPClientHost(loop: loop, address: address, request: request, timeout: .seconds(2)) { result = $0 }
+            let host = HTTPExchangeStream(loop: loop, address: address, request: request, timeout: .seconds(2)) { result = $0 }
             _ = loop.run(until: { result != nil }, timeout: .seconds(3))
             withExtendedLifetime(host) {}
             if case .response(let response, _)? = result, response.status == 200 {
@@ -98,7 +98,7 @@ final class JanusInteropTests: XCTestCase {
     func testEchoTestAnswersOurVP8OpusOfferWithVP8() throws {
         var events: [CallSetupEvent] = []
         let setup = JanusCallSetup(server: api, plugin: .echoTest(videoCodec: nil), offer: try offer(direction: .sendrecv, seed: 1), seed: 1)
-        let host = CallSetupHost(loop: loop, setup: setup)
+        let host = StreamHost(loop: loop, machine: HTTPSignaling(setup))
         host.onEvent = { events.append($0) }
         let started = loop.now()
         host.start()
@@ -108,7 +108,7 @@ final class JanusInteropTests: XCTestCase {
         XCTAssertEqual(try codecs(sdp, .video).first, "VP8")
         XCTAssertEqual(try codecs(sdp, .audio).first, "OPUS")
         XCTAssertEqual(try candidateAddresses(sdp), ["127.0.0.1"], "Janus gathers on loopback only")
-        XCTAssertGreaterThan(host.setup.sessionID ?? 0, Int64(UInt32.max), "Janus ids are wider than 32 bits")
+        XCTAssertGreaterThan(host.machine.setup.sessionID ?? 0, Int64(UInt32.max), "Janus ids are wider than 32 bits")
         host.trickle(nil)
         host.hangUp()
         waitFor("the teardown", events) { $0.last == .closed || !self.failures($0).isEmpty }
@@ -118,30 +118,30 @@ final class JanusInteropTests: XCTestCase {
     func testVideoRoomPublishGetsConfiguredAndASubscriberWaitsForALivePublisher() throws {
         var published: [CallSetupEvent] = []
         let options: [JSONValue.Member] = [.init("description", "rtcswarm interop"), .init("publishers", 4), .init("videocodec", "vp8"), .init("audiocodec", "opus")]
-        let publisher = CallSetupHost(loop: loop, setup: JanusCallSetup(
+        let publisher = StreamHost(loop: loop, machine: HTTPSignaling(JanusCallSetup(
             server: api, plugin: .videoRoomPublisher(room: nil, createOptions: options, display: "rtcswarm-pub"),
-            offer: try offer(direction: .sendonly, seed: 2), seed: 2))
+            offer: try offer(direction: .sendonly, seed: 2), seed: 2)))
         publisher.onEvent = { published.append($0) }
         publisher.start()
         waitFor("configured + answer", published) { self.answer(in: $0) != nil || !self.failures($0).isEmpty }
         let answer = try XCTUnwrap(answer(in: published), "\(published)\n\(janus?.log.suffix(3000) ?? "")")
         XCTAssertEqual(try codecs(answer, .video).first, "VP8")
         XCTAssertEqual(try SessionDescription.parse(answer).media.map(\.direction), [.recvonly, .recvonly])
-        let room = try XCTUnwrap(publisher.setup.roomID)
-        let feed = try XCTUnwrap(publisher.setup.feedID)
+        let room = try XCTUnwrap(publisher.machine.setup.roomID)
+        let feed = try XCTUnwrap(publisher.machine.setup.feedID)
         print("VideoRoom room \(room), publisher feed \(feed)")
 
         // Janus lets a subscriber join only a publisher whose PeerConnection is up
         // (ICE and DTLS done); this one has no media, so Janus refuses in its own words
         // and the adapter quotes them. The next test subscribes to a live feed.
         var subscribed: [CallSetupEvent] = []
-        let subscriber = CallSetupHost(loop: loop, setup: JanusCallSetup(
-            server: api, plugin: .videoRoomSubscriber(room: room, feed: feed), offer: nil, seed: 3))
+        let subscriber = StreamHost(loop: loop, machine: HTTPSignaling(JanusCallSetup(
+            server: api, plugin: .videoRoomSubscriber(room: room, feed: feed), offer: nil, seed: 3)))
         subscriber.onEvent = { subscribed.append($0) }
         subscriber.start()
         waitFor("Janus's answer to the subscriber join", subscribed) { self.offer(in: $0) != nil || !self.failures($0).isEmpty }
         XCTAssertEqual(subscribed, [.failed(CallSetupError(.refused, "janus.plugin.videoroom error 428: No such feed (\(feed)) (join)"))])
-        XCTAssertNotNil(subscriber.setup.handleID, "the subscriber's session and handle exist")
+        XCTAssertNotNil(subscriber.machine.setup.handleID, "the subscriber's session and handle exist")
 
         subscriber.hangUp()  // after its failure: destroys its session, no event
         publisher.hangUp()
@@ -155,7 +155,7 @@ final class JanusInteropTests: XCTestCase {
         var request = HTTPRequest(method: .post, endpoint: api, headers: ["Content-Type": "application/json"], body: Array(body.serialized.utf8))
         request.target = path
         var result: HTTPClientEvent?
-        let host = try HTTPClientHost(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: api.port), request: request,
+        let host = HTTPExchangeStream(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: api.port), request: request,
                                       timeout: .seconds(5)) { result = $0 }
         _ = loop.run(until: { result != nil }, timeout: .seconds(6))
         withExtendedLifetime(host) {}
@@ -166,13 +166,13 @@ final class JanusInteropTests: XCTestCase {
     func testVideoRoomSubscriberGetsJanussOfferAndStartsWithOurAnswer() throws {
         // A room from the publisher adapter.
         var published: [CallSetupEvent] = []
-        let publisher = CallSetupHost(loop: loop, setup: JanusCallSetup(
+        let publisher = StreamHost(loop: loop, machine: HTTPSignaling(JanusCallSetup(
             server: api, plugin: .videoRoomPublisher(room: nil, createOptions: [.init("videocodec", "vp8")], display: "rtcswarm-pub"),
-            offer: try offer(direction: .sendonly, seed: 5), seed: 5))
+            offer: try offer(direction: .sendonly, seed: 5), seed: 5)))
         publisher.onEvent = { published.append($0) }
         publisher.start()
         waitFor("the publisher's answer", published) { self.answer(in: $0) != nil || !self.failures($0).isEmpty }
-        let room = try XCTUnwrap(publisher.setup.roomID, "\(published)")
+        let room = try XCTUnwrap(publisher.machine.setup.roomID, "\(published)")
 
         // A feed that is live without ICE: a VideoRoom remote publisher (plain RTP on
         // 127.0.0.1), added with a request the adapter never makes.
@@ -190,15 +190,15 @@ final class JanusInteropTests: XCTestCase {
         // CI run the join right after it got "error 428: No such feed" for the id it had
         // just returned. A join refused that way is tried again (5 times, 100 ms apart).
         var subscribed: [CallSetupEvent] = []
-        var subscriber: CallSetupHost<JanusCallSetup>
+        var subscriber: StreamHost<HTTPSignaling<JanusCallSetup>>
         var joining = loop.now()
         var attempts = 0
         repeat {
             if attempts > 0 { _ = loop.run(until: { false }, timeout: .milliseconds(100)) }
             attempts += 1
             subscribed = []
-            subscriber = CallSetupHost(loop: loop, setup: JanusCallSetup(
-                server: api, plugin: .videoRoomSubscriber(room: room, feed: feed), offer: nil, seed: 6))
+            subscriber = StreamHost(loop: loop, machine: HTTPSignaling(JanusCallSetup(
+                server: api, plugin: .videoRoomSubscriber(room: room, feed: feed), offer: nil, seed: 6)))
             subscriber.onEvent = { subscribed.append($0) }
             joining = loop.now()
             subscriber.start()

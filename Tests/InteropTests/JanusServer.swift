@@ -171,7 +171,7 @@ final class JanusServer: Sendable {
         request.target = "/janus/info"
         for _ in 0..<50 {
             var result: HTTPClientEvent?
-            let host = try HTTPClientHost(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: server.port), request: request,
+            let host = HTTPExchangeStream(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: server.port), request: request,
                                           timeout: .seconds(2)) { result = $0 }
             _ = loop.run(until: { result != nil }, timeout: .seconds(3))
             withExtendedLifetime(host) {}

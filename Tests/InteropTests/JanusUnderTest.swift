@@ -61,12 +61,12 @@ final class JanusUnderTest {
     func call(_ plugin: JanusPlugin, offer: String?, seed: UInt64) -> JanusTestCall {
         switch transport {
         case .http:
-            let host = CallSetupHost(loop: loop, setup: JanusCallSetup(server: server, plugin: plugin, offer: offer, seed: seed))
-            return JanusTestCall(driver: host) { (host.setup.sessionID, host.setup.roomID, host.setup.feedID) }
+            let host = StreamHost(loop: loop, machine: HTTPSignaling(JanusCallSetup(server: server, plugin: plugin, offer: offer, seed: seed)))
+            return JanusTestCall(driver: host) { (host.machine.setup.sessionID, host.machine.setup.roomID, host.machine.setup.feedID) }
         case .webSocket, .secureWebSocket:
-            let host = JanusWebSocketHost(loop: loop, setup: JanusWebSocketCallSetup(server: server, plugin: plugin, offer: offer, seed: seed),
+            let host = StreamHost(loop: loop, machine: SingleConnection(JanusWebSocketCallSetup(server: server, plugin: plugin, offer: offer, seed: seed)),
                                           tls: tls)
-            return JanusTestCall(driver: host) { (host.setup.sessionID, host.setup.roomID, host.setup.feedID) }
+            return JanusTestCall(driver: host) { (host.machine.machine.sessionID, host.machine.machine.roomID, host.machine.machine.feedID) }
         }
     }
 

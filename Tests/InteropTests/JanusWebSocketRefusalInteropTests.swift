@@ -20,8 +20,8 @@ final class JanusWebSocketRefusalInteropTests: XCTestCase {
         guard try JanusServer.waitUntilAnswering(janus, loop: loop) else { return XCTFail("Janus did not start: \(janus.log.suffix(2000))") }
         var events: [CallSetupEvent] = []
         let server = Endpoint(scheme: .ws, host: "127.0.0.1", port: janus.port, path: "/janus")
-        let setup = JanusWebSocketHost(loop: loop, setup: JanusWebSocketCallSetup(server: server, plugin: .echoTest(videoCodec: nil),
-                                                                                  offer: "v=0\r\n", seed: 61))
+        let setup = StreamHost(loop: loop, machine: SingleConnection(JanusWebSocketCallSetup(server: server, plugin: .echoTest(videoCodec: nil),
+                                                                                  offer: "v=0\r\n", seed: 61)))
         setup.onEvent = { events.append($0) }
         setup.start()
         XCTAssertTrue(loop.run(until: { !events.isEmpty }, timeout: .seconds(12)))
@@ -29,7 +29,7 @@ final class JanusWebSocketRefusalInteropTests: XCTestCase {
         guard case .failed(let error)? = events.first else { return XCTFail("\(events)") }
         XCTAssertEqual(error.message, "Janus refused the WebSocket upgrade at ws://127.0.0.1:\(janus.port)/janus: server refused the upgrade (HTTP 404 Not Found)")
         XCTAssertEqual(error.code, .refused)
-        XCTAssertTrue(setup.setup.isClosed)
-        XCTAssertNil(setup.setup.sessionID)
+        XCTAssertTrue(setup.machine.machine.isClosed)
+        XCTAssertNil(setup.machine.machine.sessionID)
     }
 }

@@ -18,9 +18,7 @@ enum LoopbackHTTP {
     static func send(_ request: HTTPRequest, to endpoint: Endpoint, timeout: Duration = .seconds(2)) -> HTTPResponse? {
         guard let address = SocketAddress(host: endpoint.host, port: endpoint.port), let loop = try? EventLoop() else { return nil }
         var result: HTTPClientEvent?
-        guard let host = try? HTTPClientHost(loop: loop, address: address, request: request, timeout: timeout, completion: { result = $0 }) else {
-            return nil
-        }
+        let host = HTTPExchangeStream(loop: loop, address: address, request: request, timeout: timeout) { result = $0 }
         _ = loop.run(until: { result != nil }, timeout: timeout + .seconds(1))
         withExtendedLifetime(host) {}
         guard case .response(let response, _)? = result else { return nil }

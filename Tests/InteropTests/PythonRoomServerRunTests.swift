@@ -15,19 +15,12 @@ final class PythonRoomServerRunTests: XCTestCase {
         return (server, "http://127.0.0.1:\(port)")
     }
 
-    private func run(_ text: String) throws -> (RunReport, ScenarioRunner.Outcome) {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("python-room-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: out) }
-        return ScenarioRunner(loaded: try ScenarioLoader.load(text: text), options: .init(folder: out, version: "test", progress: { _ in })).run()
-    }
-
     func testRtcswarmPeersCallEachOtherThroughThePythonSocketIOServer() throws {
         let cell = InteropRecorder.cell(self, target: "python-socketio", version: TargetVersion.pip("python-socketio"),
                                         role: "room server for `rtcswarm run` pairs", codec: "VP8+Opus")
         let (server, url) = try startServer()
         defer { server.stop() }
-        let (report, outcome) = try run("""
+        let (report, outcome) = try AiortcCall.run("""
         { name: "python-room", duration_s: 5, target: { kind: "room", url: "\(url)" },
           groups: [{ role: "pair", count: 2, arrival: { rate_per_s: 10 },
                      media: { video: { resolution: "320x180", fps: 30, bitrate_kbps: 300 } } }] }
@@ -45,39 +38,19 @@ final class PythonRoomServerRunTests: XCTestCase {
         }
     }
 
-    /// `delay`: the aiortc side joins that many seconds after rtcswarm (rtcswarm offers), or
-    /// first (told other_joined, aiortc offers).
+    /// `joinFirst`: the aiortc side joins first (told other_joined, aiortc offers), or a
+    /// second after rtcswarm (rtcswarm offers).
     private func callAiortc(joinFirst: Bool) throws -> (summary: [String: Any], peer: PeerRecord) {
         let role = joinFirst ? "offerer via the python-socketio room server (rtcswarm answers)"
             : "answerer via the python-socketio room server (rtcswarm offers)"
         let cell = InteropRecorder.cell(self, target: "aiortc", version: TargetVersion.pip("aiortc"), role: role, codec: "VP8+Opus")
         let (server, url) = try startServer()
         defer { server.stop() }
-        let aiortc = try JSONLinesProcess(try PythonPeers.python(), [
-            PythonPeers.script("aiortc_room_peer.py"), url, "room-0-0", "--delay", joinFirst ? "0" : "1",
-            "--video", "vp8", "--frames", "60", "--expect-frames", "60", "--width", "320", "--height", "240", "--linger", "8",
-        ])
-        defer { aiortc.stop() }
-        if joinFirst {
-            XCTAssertNotNil(aiortc.next(ofType: ["joined"], timeout: 15), "aiortc did not join: \(aiortc.standardError)")
+        let (summary, peer) = try AiortcCall.call(
+            bridge: [PythonPeers.script("aiortc_room_peer.py"), url, "room-0-0", "--delay", joinFirst ? "0" : "1"],
+            target: "{ kind: \"room\", url: \"\(url)\" }", seconds: 7, cell: cell) { aiortc in
+            if joinFirst { XCTAssertNotNil(aiortc.next(ofType: ["joined"], timeout: 15), "aiortc did not join: \(aiortc.standardError)") }
         }
-        let (report, outcome) = try run("""
-        { name: "python-room-aiortc", duration_s: 7, target: { kind: "room", url: "\(url)" },
-          groups: [{ role: "pair", partner: "external", count: 1,
-                     media: { video: { resolution: "320x180", fps: 30, bitrate_kbps: 300 } } }] }
-        """)
-        cell.measured(report)
-        let summary = try XCTUnwrap(aiortc.next(ofType: ["summary"], timeout: 30), "aiortc's summary: \(aiortc.standardError.suffix(2000))")
-        let peer = try XCTUnwrap(report.cells.first?.peers.first)
-        XCTAssertEqual(outcome, .passed, peer.failureReason ?? "")
-        XCTAssertNil(summary["error"] as? String, "aiortc: \(summary["error"] ?? "")")
-        XCTAssertEqual(report.cells.first?.peers.count, 1, "rtcswarm plays one side only")
-        // aiortc sends 60 frames at 320x240 (rtcswarm sends 320x180) and stops; rtcswarm
-        // gets every one, and judges their size against the first keyframe's, not its own.
-        let video = try XCTUnwrap(peer.streams.first { $0.kind == "video" })
-        XCTAssertEqual(video.framesReceived, 60)
-        XCTAssertEqual(video.resolutions, ["320x240": 60])
-        XCTAssertEqual(video.resolutionSurvival, 100)
         // The setup clock starts when there is someone to call: when rtcswarm joined first
         // it waited about a second for aiortc (its --delay), and that is partner_wait_ms.
         let wait = try XCTUnwrap(peer.phases["partner_wait_ms"])
@@ -88,16 +61,6 @@ final class PythonRoomServerRunTests: XCTestCase {
             XCTAssertGreaterThan(wait, 900, "aiortc joins 1 s after rtcswarm")
             XCTAssertLessThan(setup, wait, "setup_ms leaves the wait out (it was \(setup) ms)")
         }
-        // aiortc outlives rtcswarm's call, so it decodes what rtcswarm sent but the frames
-        // in flight at the close.
-        let sent = try XCTUnwrap(peer.sentStreams?.first { $0.kind == "video" })
-        let decoded = try XCTUnwrap(summary["video_frames_decoded"] as? Int)
-        print("aiortc (\(summary["role"] ?? "?")): decoded \(decoded) of the \(sent.framesSent) frames rtcswarm sent; rtcswarm received "
-              + "\(video.framesReceived) of aiortc's 60; setup \(setup) ms after a partner wait of \(wait) ms")
-        XCTAssertGreaterThan(sent.framesSent, 120)
-        XCTAssertLessThanOrEqual(decoded, sent.framesSent)
-        XCTAssertGreaterThanOrEqual(decoded, sent.framesSent - 5)
-        XCTAssertEqual(summary["video_resolutions"] as? [String: Int], ["320x180": decoded])
         return (summary, peer)
     }
 

@@ -23,16 +23,13 @@ final class RoomClientInteropTests: XCTestCase {
         let server = try ManagedProcess(python, [PythonPeers.script("room_server.py"), otherJoined])
         defer { server.stop() }
         let port = try XCTUnwrap(server.firstLine().flatMap { UInt16($0) }, "the python server did not print its port: \(server.text)")
-        let address = SocketAddress(ipv4: 127, 0, 0, 1, port: port)
         let endpoint = Endpoint(scheme: .http, host: "127.0.0.1", port: port)
         let names = RoomEventNames(otherJoined: otherJoined)
         let loop = try EventLoop()
         var seen: [[RoomClient.Event]] = [[], [], []]
-        let clients = try (0..<3).map { index in
-            let host = try RoomClientHost(loop: loop, address: address, endpoint: endpoint, transport: .socketIO, names: names,
-                                          seed: UInt64(index + 1))
-            host.onEvent = { seen[index].append($0) }
-            return host
+        let clients = (0..<3).map { index in
+            RoomClientStream(loop: loop, client: RoomClient(endpoint: endpoint, transport: .socketIO, names: names, seed: UInt64(index + 1)),
+                             tls: nil) { seen[index].append($0) }
         }
         func messages(_ index: Int) -> [RoomMessage] {
             seen[index].compactMap { if case .message(let message) = $0 { message } else { nil } }

@@ -52,9 +52,9 @@ struct SRSNegotiation {
     }
 
     /// Runs `setup` until its answer (or failure) and returns the host and every event.
-    func negotiate<Setup: CallSetup>(_ setup: Setup, file: StaticString = #filePath, line: UInt = #line) -> (CallSetupHost<Setup>, [CallSetupEvent]) {
+    func negotiate<Setup: CallSetup>(_ setup: Setup, file: StaticString = #filePath, line: UInt = #line) -> (StreamHost<HTTPSignaling<Setup>>, [CallSetupEvent]) {
         var events: [CallSetupEvent] = []
-        let host = CallSetupHost(loop: loop, setup: setup)
+        let host = StreamHost(loop: loop, machine: HTTPSignaling(setup))
         host.onEvent = { events.append($0) }
         host.start()
         let done = loop.run(until: { events.contains { $0.isAnswer || $0.failure != nil } }, timeout: .seconds(10))

@@ -78,11 +78,12 @@ struct RoomHarness {
                     events[id, default: []].append(event)
                 }
             }
-            while let output = server.pollOutput() {
+            while let output = server.pollTransmit() {
                 moved = true
                 switch output {
-                case .send(let id, let bytes): clients[id]?.handle(bytes, now: now)
+                case .write(let id, let bytes): clients[id]?.handle(bytes, now: now)
                 case .close(let id), .abort(let id): clients[id]?.handleEOF(now: now)
+                case .connect: break  // the room server never connects out
                 }
             }
         }

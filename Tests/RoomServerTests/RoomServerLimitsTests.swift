@@ -63,7 +63,7 @@ final class RoomServerLimitsTests: XCTestCase {
             harness.server.accept(connection, now: harness.now)
             harness.server.receive(connection, input, now: harness.now)
             harness.server.closed(connection, now: harness.now)
-            while harness.server.pollOutput() != nil {}
+            while harness.server.pollTransmit() != nil {}
         }
         harness.send(.message(room: "r", data: "alive"), from: good)
         XCTAssertEqual(harness.messages(partner).last, .message(room: "r", data: "alive"))
@@ -118,7 +118,7 @@ final class RoomServerLimitsTests: XCTestCase {
         harness.server.accept(50, now: harness.now)
         harness.server.receive(50, HTTPRequest(method: .get, target: target, headers: ["Host": "x"]).serialized(), now: harness.now)
         var bytes: [UInt8] = []
-        while let output = harness.server.pollOutput() { if case .send(50, let chunk) = output { bytes += chunk } }
+        while let output = harness.server.pollTransmit() { if case .write(50, let chunk) = output { bytes += chunk } }
         var parser = HTTPResponseParser()
         parser.append(bytes)
         return try XCTUnwrap(try parser.next())
@@ -163,13 +163,13 @@ final class RoomServerLimitsTests: XCTestCase {
         harness.send(.join(room: "s"), from: other)
         let slowID = try XCTUnwrap(harness.clients[slow]?.memberID)
         harness.server.unsent(slow, bytes: 64 * 1024, messages: 50, now: harness.now)
-        XCTAssertEqual(harness.server.pollOutput(), nil, "at the limits, not over them: kept")
+        XCTAssertEqual(harness.server.pollTransmit(), nil, "at the limits, not over them: kept")
         harness.server.unsent(slow, bytes: 64 * 1024 + 1, messages: 1, now: harness.now)
-        XCTAssertEqual(harness.server.pollOutput(), .abort(connection: slow), "dropped at once, unsent bytes and all")
+        XCTAssertEqual(harness.server.pollTransmit(), .abort(slow), "dropped at once, unsent bytes and all")
         harness.settle()
         XCTAssertEqual(harness.messages(reader).last, .bye(room: "r", id: slowID))
         harness.server.unsent(other, bytes: 10, messages: 51, now: harness.now)
-        XCTAssertEqual(harness.server.pollOutput(), .abort(connection: other))
+        XCTAssertEqual(harness.server.pollTransmit(), .abort(other))
         XCTAssertEqual(harness.server.stats.rejects["slow_reader"], 2)
         XCTAssertEqual(harness.server.connectionCount, 1)
     }

@@ -19,14 +19,15 @@ final class RoomServerLossTests: XCTestCase {
         let free = try TCPListener(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0))
         let address = free.localAddress
         free.close()
-        let client = try RoomClientHost(loop: loop, address: address, endpoint: Endpoint(scheme: .http, host: "127.0.0.1", port: address.port),
-                                        transport: .socketIO, names: RoomEventNames(), seed: 1)
         var reasons: [String] = []
-        client.onEvent = { event in if case .closed(let reason) = event { reasons.append(reason) } }
+        let client = RoomClientStream(loop: loop, client: RoomClient(endpoint: Endpoint(scheme: .http, host: "127.0.0.1", port: address.port),
+                                                                     transport: .socketIO, names: RoomEventNames(), seed: 1),
+                                      tls: nil) { event in if case .closed(let reason) = event { reasons.append(reason) } }
         XCTAssertTrue(loop.run(until: { !reasons.isEmpty }, timeout: .seconds(5)))
         loop.run(until: { false }, timeout: .milliseconds(50))
         XCTAssertEqual(reasons.count, 1, "\(reasons)")
         XCTAssertTrue(reasons.first?.contains("Connection refused") ?? false, "\(reasons)")
+        XCTAssertFalse(client.client.isReady)
     }
 
     /// `rtcswarm serve` killed (SIGKILL) once every peer is connected: the calls go on to

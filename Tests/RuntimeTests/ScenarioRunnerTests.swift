@@ -104,7 +104,7 @@ final class ScenarioRunnerTests: XCTestCase {
     func testTheServerDyingMidRunEndsPeersWithAReasonAndNothingHangs() throws {
         // A room server on its own thread that we stop after one second.
         let serverLoop = try EventLoop()
-        let host = try RoomServerHost(loop: serverLoop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0),
+        let host = try RoomServerStream(loop: serverLoop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0),
                                       configuration: RoomServerConfiguration())
         let url = "http://\(host.address)"
         let stopped = DispatchSemaphore(value: 0)
@@ -248,8 +248,8 @@ final class ScenarioRunnerTests: XCTestCase {
 
 /// Hands a host to the one thread that runs its loop from then on.
 private final class HostOnItsThread: @unchecked Sendable {
-    let host: RoomServerHost
-    init(_ host: RoomServerHost) { self.host = host }
+    let host: RoomServerStream
+    init(_ host: RoomServerStream) { self.host = host }
 }
 
 final class CallRunTests: XCTestCase {

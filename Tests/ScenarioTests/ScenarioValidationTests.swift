@@ -81,7 +81,7 @@ final class ScenarioValidationTests: XCTestCase {
              "groups[0].partner: \"chromium\" loads its page from the built-in room server: use target kind \"builtin-room\""),
             (["groups[0].partner=firefox"], "groups[0].partner: \"firefox\" is not one of rtcswarm, chromium, external"),
             (["groups[0].partner=external"],
-             "groups[0].partner: \"external\" clients join rooms on a server you run: use target kind \"room\" with its url"),
+             "groups[0].partner: \"external\" clients join rooms on a server you run or connect to rtcswarm's socket: use target kind \"room\" or \"tcp-p2p\" with its url"),
             (["groups[0].impairment={send: 'wifi'}"], "groups[0].impairment.send: unknown impairment preset 'wifi'; allowed: clean, 3g, lossy-wifi, congested"),
             (["target.whep_url=http://127.0.0.1:8080/whep/s"], "target.whep_url: only for kind \"whip\" (its players play through WHEP); remove it"),
             (["target={kind: 'whip', url: 'http://127.0.0.1:8080/whip/s', whep_url: 'rtsp://x'}", "groups=[{role: 'publisher', count: 1}]"],
@@ -90,6 +90,12 @@ final class ScenarioValidationTests: XCTestCase {
              "groups[0].role: \"player\" does not work with a whip target; use publisher"),
             (["groups[0].media={video: {rtx: 'sometimes'}}"], "groups[0].media.video.rtx: \"sometimes\" is not one of auto, on, off"),
             (["groups[0].ice={profile: 'firefox'}"], "groups[0].ice.profile: \"firefox\" is not one of libwebrtc, rfc8445"),
+            (["target={kind: 'tcp-p2p', url: 'tcp://127.0.0.1'}", "groups=[{role: 'pair', count: 1}]"],
+             "target.url: \"tcp://127.0.0.1\" needs a port: call i's caller listens on that port + i"),
+            (["target={kind: 'tcp-p2p', url: 'http://127.0.0.1:7000'}", "groups=[{role: 'pair', count: 1}]"],
+             "target.url: \"http://127.0.0.1:7000\" must start with tcp://"),
+            (["target={kind: 'tcp-p2p', url: 'tcp://127.0.0.1:7000'}", "groups=[{role: 'member', count: 2}]"],
+             "groups[0].role: \"member\" does not work with a tcp-p2p target; use pair"),
         ]
         for (overrides, expected) in cases {
             XCTAssertEqual(message(set: overrides), expected, "\(overrides)")

@@ -17,7 +17,7 @@ final class RoomServerHostTests: XCTestCase {
         let loop = try EventLoop()
         var configuration = RoomServerConfiguration()
         configuration.maxQueuedBytes = 256 * 1024
-        let host = try RoomServerHost(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0), configuration: configuration)
+        let host = try RoomServerStream(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0), configuration: configuration)
         var client = try NeverReadingClient(port: host.address.port)
         defer { client.close() }
         let request = Array("GET /stats HTTP/1.1\r\nHost: x\r\n\r\n".utf8)

@@ -54,25 +54,25 @@ public final class WorkerRun {
             return ServerPeer(loop: loop, settings: typed, recorder: recorder, fanout: fanout, makeSetup: make)
         }
         func driver<Setup: CallSetup>(_ make: @escaping (String?) -> Setup) -> PeerDriver {
-            peer(serverOffers: false) { offer in CallSetupHost(loop: loop, setup: make(offer), tls: tls) }
+            peer(serverOffers: false) { offer in StreamHost(loop: loop, machine: HTTPSignaling(make(offer)), tls: tls) }
         }
         /// A Janus call on the transport the URL names.
         func janus(_ plugin: JanusPlugin) -> PeerDriver {
             guard endpoint.scheme == .ws || endpoint.scheme == .wss else {
                 return peer(serverOffers: plugin.serverOffers) { offer in
-                    CallSetupHost(loop: loop, setup: JanusCallSetup(server: endpoint, plugin: plugin, offer: offer, seed: seed), tls: tls)
+                    StreamHost(loop: loop, machine: HTTPSignaling(JanusCallSetup(server: endpoint, plugin: plugin, offer: offer, seed: seed)),
+                               tls: tls)
                 }
             }
             return peer(serverOffers: plugin.serverOffers) { offer in
-                JanusWebSocketHost(loop: loop, setup: JanusWebSocketCallSetup(server: endpoint, plugin: plugin, offer: offer, seed: seed),
-                                   tls: tls)
+                StreamHost(loop: loop, machine: SingleConnection(JanusWebSocketCallSetup(server: endpoint, plugin: plugin, offer: offer,
+                                                                                         seed: seed)), tls: tls)
             }
         }
         let video: MediaCodec? = if case .video(let codec, _, _, _, _, _, _)? = settings.media.video { codec } else { nil }
         switch target.kind {
         case .srs:
-            let app = target.srs?.app ?? "live"
-            let eip = target.srs?.eip ?? "127.0.0.1"
+            let (app, eip) = (target.srsApp, target.srsEip)
             // SRS takes H.265 and AV1 only when asked (PROTOCOLS.md 1).
             let codec: String? = switch video {
             case .h265: "hevc"
@@ -95,7 +95,7 @@ public final class WorkerRun {
             return driver { offer in WHIPCallSetup(kind: kind, endpoint: url, offer: offer ?? "", token: target.bearerToken) }
         case .janus:
             return janus(try .forPeer(target: target, role: role, stream: stream, display: settings.id, video: video, groupIndex: groupIndex))
-        case .builtinRoom, .room:
+        case .builtinRoom, .room, .tcpP2P:
             throw TargetError("groups[\(groupIndex)]: role \"\(role.rawValue)\" needs a media server target (srs, whip, whep, janus)")
         }
     }
@@ -130,26 +130,22 @@ public final class WorkerRun {
 
     /// The first configured local address (port 0: a fresh port per peer), 127.0.0.1 by default.
     static func localAddress(_ group: PeerGroup) -> SocketAddress {
-        group.ice?.localAddresses?.first.flatMap { SocketAddress(host: $0, port: 0) } ?? SocketAddress(ipv4: 127, 0, 0, 1, port: 0)
+        SocketAddress(host: group.localAddress, port: 0) ?? SocketAddress(ipv4: 127, 0, 0, 1, port: 0)
     }
 
-    /// The group's video with the documented defaults (VP8, H.264 on SRS, 640x360, 30 fps,
-    /// 800 kbps), or a user's file with the codec and size its header says.
+    /// The group's video (its defaults applied in Scenario), or a user's file with the codec
+    /// and size its header says.
     static func videoTrack(_ group: PeerGroup, target: Target, groupIndex: Int) throws(TargetError) -> SharedEncoder.Track? {
-        let video = group.media?.video
-        guard video?.enabled ?? true else { return nil }
-        var codec: MediaCodec = switch video?.codec ?? (target.kind == .srs ? .h264 : .vp8) {
+        guard let video = group.video(on: target) else { return nil }
+        var codec: MediaCodec = switch video.codec {
         case .vp8: .vp8
         case .vp9: .vp9
         case .h264: .h264
         case .h265: .h265
         case .av1: .av1
         }
-        var width = video?.resolution?.width ?? 640
-        var height = video?.resolution?.height ?? 360
-        let fps = video?.fps ?? 30
-        let bitrate = (video?.bitrateKbps ?? 800) * 1000
-        if let file = video?.file {
+        var (width, height) = (video.resolution.width, video.resolution.height)
+        if let file = video.file {
             do {
                 let header = try MediaFileHeader(path: file, encodeWith: codec)
                 (codec, width, height) = (header.codec, header.width, header.height)
@@ -157,15 +153,13 @@ public final class WorkerRun {
                 throw TargetError("groups[\(groupIndex)].media.video.file: \(file): \(FileProblem.describe(error))")
             }
         }
-        let keyframeInterval = video?.keyframeIntervalS.map { max(1, Int(($0 * Double(fps)).rounded())) } ?? VideoEncoderConfig.defaultKeyframeInterval
-        return .video(codec: codec, width: width, height: height, fps: fps, bitrate: bitrate, keyframeInterval: keyframeInterval, file: video?.file)
+        return .video(codec: codec, width: width, height: height, fps: video.fps, bitrate: video.bitrateKbps * 1000,
+                      keyframeInterval: video.keyframeIntervalFrames, file: video.file)
     }
 
-    /// The group's audio with the documented defaults (Opus mono, 32 kbps).
+    /// The group's audio (Opus; its defaults applied in Scenario).
     static func audioTrack(_ group: PeerGroup) -> SharedEncoder.Track? {
-        let audio = group.media?.audio
-        guard audio?.enabled ?? true else { return nil }
-        return .audio(channels: audio?.channels ?? 1, bitrate: (audio?.bitrateKbps ?? 32) * 1000)
+        group.audio.map { .audio(channels: $0.channels, bitrate: $0.bitrateKbps * 1000) }
     }
 
     /// Schedules every start and stop relative to `runStart`.
@@ -189,7 +183,7 @@ public final class WorkerRun {
     private func reconnectIfAsked(_ record: PeerRecord) {
         guard record.outcome == .failed, let (plan, attempt) = attempts[record.id], let reconnect = factory.reconnect(plan),
               attempt < reconnect.attempts else { return }
-        let at = loop.now() + .milliseconds(Int64((reconnect.delayS ?? ReconnectSettings.defaultDelayS) * 1000))
+        let at = loop.now() + .milliseconds(Int64(reconnect.delay * 1000))
         guard at < recorder.runStart + .milliseconds(plan.stopMs) else { return }
         guard let peer = try? factory.make(plan, attempt: attempt + 1) else { return }
         pendingReconnects += 1

@@ -17,10 +17,6 @@ import Signaling
 /// message, and they go into this peer's record next to its own figures.
 public final class CallPeer: PeerDriver {
     public struct Settings {
-        public var target: ResolvedTarget
-        public var transport: RoomClient.Transport
-        public var names: RoomEventNames
-        public var room: String
         public var id: String
         public var group: Int
         public var role: String
@@ -65,7 +61,8 @@ public final class CallPeer: PeerDriver {
     private let settings: Settings
     private let life: MediaPeerLifecycle
     private var call: MediaCall { life.call }
-    private var signaling: RoomClientHost?
+    private let openChannel: (@escaping (CallChannelEvent) -> Void) -> CallChannelDriver
+    private var signaling: CallChannelDriver?
     private var joinSentAt: Instant?
     private var joinMs: Double?
     private var joinedAt: Instant?
@@ -75,9 +72,12 @@ public final class CallPeer: PeerDriver {
     private var browserStats: BrowserStats?
     private var stopping: TimerID?
 
-    public init(loop: EventLoop, settings: Settings, recorder: RunRecorder, fanout: MediaFanout) {
+    /// `openChannel` connects the call's signaling (a room, a direct socket) and routes its events.
+    public init(loop: EventLoop, settings: Settings, recorder: RunRecorder, fanout: MediaFanout,
+                openChannel: @escaping (@escaping (CallChannelEvent) -> Void) -> CallChannelDriver) {
         self.loop = loop
         self.settings = settings
+        self.openChannel = openChannel
         let call = MediaCall(loop: loop, recorder: recorder, fanout: fanout,
                              media: .init(video: settings.video, audio: settings.audio, direction: settings.direction, decode: settings.decode,
                                           receiveTimeout: settings.receiveTimeout, rtx: settings.rtx,
@@ -93,29 +93,19 @@ public final class CallPeer: PeerDriver {
             record.phases["partner_wait_ms"] = self.partnerWaitMs
             record.browser = self.browserStats
             if let stopping = self.stopping { self.loop.cancel(stopping) }
-            self.signaling?.send(.leave(room: self.settings.room))
-            self.signaling?.close()
+            self.signaling?.leave()
         }
         call.onLocalCandidate = { [weak self] candidate, mid in
             // The seed protocol's candidate message: {type, label (m-line index), id (mid), candidate}.
             guard let self, let candidate else { return }
-            let label = Int64(self.call.peer?.sections.firstIndex { $0.mid == mid } ?? 0)
-            self.signaling?.send(.message(room: self.settings.room, data: .object([
-                "type": "candidate", "label": .integer(label), "id": .string(mid), "candidate": .string(candidate),
-            ])))
+            let label = self.call.peer?.sections.firstIndex { $0.mid == mid } ?? 0
+            self.signaling?.send(.candidate(label: label, mid: mid, candidate: candidate))
         }
     }
 
     public func start() {
         guard life.begin() else { return }
-        do {
-            let client = try RoomClientHost(loop: loop, address: settings.target.address, endpoint: settings.target.endpoint,
-                                            transport: settings.transport, names: settings.names, seed: settings.seed)
-            client.onEvent = { [weak self] event in self?.signalingEvent(event) }
-            signaling = client
-        } catch {
-            return end(.failed, phase: "signaling", reason: "cannot connect to the room server at \(settings.target.address): \(error)")
-        }
+        signaling = openChannel { [weak self] event in self?.signalingEvent(event) }
     }
 
     public func stop(interrupted: Bool) {
@@ -123,81 +113,73 @@ public final class CallPeer: PeerDriver {
             return life.stop(interrupted: interrupted)
         }
         call.stopSending()
-        signaling?.send(.message(room: settings.room, data: .object([
-            "type": "stop", "drain_ms": .integer(Int64(Self.browserDrain.milliseconds)),
-        ])))
+        signaling?.send(.stop(drainMs: Int(Self.browserDrain.milliseconds)))
         stopping = loop.schedule(after: Self.browserStatsTimeout) { [weak self] in
             guard let self else { return }
             self.end(.failed, phase: "media", reason: "the browser sent no stats within \(Self.browserStatsTimeout) of stop")
         }
     }
 
-    private func signalingEvent(_ event: RoomClient.Event) {
+    private func signalingEvent(_ event: CallChannelEvent) {
         let now = loop.now()
         switch event {
-        case .ready:
+        case .connected:
             joinSentAt = now
-            signaling?.send(.join(room: settings.room))
-        case .message(.joined(let room, _)) where room == settings.room:
+        case .joined:
             joinMs = joinSentAt.map { now.milliseconds(since: $0) }
             joinedAt = now
-        case .message(.otherJoined(let room, _)) where room == settings.room:
+        case .partnerArrived:
             guard call.peer == nil else { return }
             partnerWaitMs = joinedAt.map { now.milliseconds(since: $0) }
             life.partnerArrived()
-            startCall(role: .offerer) { peer in
-                let offer = try peer.createOffer(now: now)
-                self.signaling?.send(.message(room: room, data: .object(["type": "offer", "sdp": .string(offer)])))
-            }
-        case .message(.message(let room, let data)) where room == settings.room:
-            handleSignal(data, now: now)
-        case .message(.full(let room, _)) where room == settings.room:
-            end(.failed, phase: "signaling", reason: "room \(room) is full")
-        case .message(.bye(let room, _)) where room == settings.room:
+            startCall(role: .offerer) { peer in self.signaling?.send(.offer(try peer.createOffer(now: now))) }
+        case .signal(let signal):
+            handle(signal, now: now)
+        case .refused(let reason):
+            end(.failed, phase: "signaling", reason: reason)
+        case .partnerLeft:
             if state == .connecting { end(.failed, phase: "signaling", reason: "the other side left before the call was set up") }
-        case .message:
-            break
         case .closed(let reason):
-            // After setup the call no longer needs the room server, but its loss is recorded;
-            // before, the call cannot go on.
+            // After setup the call no longer needs the signaling connection, but its loss
+            // is recorded; before, the call cannot go on.
             if state == .connecting { end(.failed, phase: "signaling", reason: reason) } else { life.noteSignalingLost(reason) }
         }
     }
 
-    private func handleSignal(_ data: JSONValue, now: Instant) {
-        switch data["type"]?.stringValue {
-        case "offer":
-            guard call.peer == nil, let sdp = data["sdp"]?.stringValue else { return }
+    private func handle(_ signal: P2PSignal, now: Instant) {
+        switch signal {
+        case .offer(let sdp):
+            guard call.peer == nil else { return }
             partnerWaitMs = 0
             startCall(role: .answerer) { peer in
                 try peer.setRemoteOffer(sdp, now: now)
-                let answer = try peer.createAnswer(now: now)
-                self.signaling?.send(.message(room: self.settings.room, data: .object(["type": "answer", "sdp": .string(answer)])))
+                self.signaling?.send(.answer(try peer.createAnswer(now: now)))
             }
-        case "answer":
-            guard let peer = call.peer, let sdp = data["sdp"]?.stringValue else { return }
+        case .answer(let sdp):
+            guard let peer = call.peer else { return }
             do {
                 try peer.setRemoteAnswer(sdp, now: now)
                 call.drive()
             } catch {
                 end(.failed, phase: "signaling", reason: "the answer was refused: \(error)")
             }
-        case "stats" where settings.partner == .browser:
+        case .stats(let stats) where settings.partner == .browser:
             do {
-                browserStats = try BrowserStats(json: data["stats"] ?? .null)
+                browserStats = try BrowserStats(json: stats)
                 life.stop(interrupted: false)
             } catch {
                 end(.failed, phase: "media", reason: "the browser's stats could not be read: \(error)")
             }
-        case "error" where settings.partner == .browser:
-            end(.failed, phase: state == .connected ? "media" : "signaling",
-                reason: "the browser page: \(data["message"]?.stringValue ?? "(no message)")")
-        case "candidate":
-            if let candidate = data["candidate"]?.stringValue, let peer = call.peer {
+        case .error(let message) where settings.partner == .browser:
+            end(.failed, phase: state == .connected ? "media" : "signaling", reason: "the browser page: \(message)")
+        case .candidate(_, _, let candidate):
+            if let peer = call.peer {
                 _ = peer.addRemoteCandidate(candidate, now: now)
                 call.drive()
             }
-        default:
+        case .bye:
+            signalingEvent(.partnerLeft)
+        case .stats, .error, .stop:
             break
         }
     }

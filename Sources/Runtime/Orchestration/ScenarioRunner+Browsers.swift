@@ -14,7 +14,7 @@ extension ScenarioRunner {
                 let page = try ChromiumPartner.pageURL(port: target.address.port, rooms: rooms, group: group,
                                                        scenario: scenario, groupIndex: index)
                 let log = folder.appendingPathComponent("chromium-\(cellPrefix)g\(index).log")
-                browsers.append(try ChromiumPartner(page: page, fps: group.media?.video?.fps ?? 30, log: log))
+                browsers.append(try ChromiumPartner(page: page, fps: group.videoFps, log: log))
             } catch {
                 browsers.forEach { $0.stop() }
                 throw error

@@ -33,7 +33,7 @@ public final class WorkerSession {
         runEnd = runStart + .milliseconds(plan.durationMs)
         fanout = MediaFanout(loop: loop)
         worker = try WorkerRun(loop: loop, plan: mine, scenario: scenario, target: target, recorder: recorder, fanout: fanout)
-        thresholds = (scenario.thresholds ?? []).compactMap { spec in
+        thresholds = scenario.thresholdList.compactMap { spec in
             spec.abortOnFail == true ? (try? Threshold(parsing: spec.expr)).map { (spec, $0) } : nil
         }
     }

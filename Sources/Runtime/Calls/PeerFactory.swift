@@ -15,9 +15,9 @@ struct PeerFactory {
     private let target: ResolvedTarget
     private let recorder: RunRecorder
     private let fanout: MediaFanout
-    private let names: RoomEventNames
-    private let transport: RoomClient.Transport
     private let tls: TLSClientContext?
+    /// How pairs and members reach the room server.
+    private let room: RoomAccess
 
     init(loop: EventLoop, scenario: Scenario, target: ResolvedTarget, recorder: RunRecorder, fanout: MediaFanout) throws(TargetError) {
         self.loop = loop
@@ -25,17 +25,17 @@ struct PeerFactory {
         self.target = target
         self.recorder = recorder
         self.fanout = fanout
-        names = RoomEventNames(otherJoined: scenario.target.otherJoinedEvent)
-        transport = scenario.target.room?.transport == .websocket ? .webSocket : .socketIO
         if target.endpoint.scheme.isSecure {
             do {
-                tls = try TLSClientContext(configuration: TLSConfiguration(verifyCertificates: !(scenario.target.insecureTls ?? false)))
+                tls = try TLSClientContext(configuration: TLSConfiguration(verifyCertificates: scenario.target.verifiesCertificates))
             } catch {
                 throw TargetError("cannot set up TLS for \(target.endpoint): \(error)")
             }
         } else {
             tls = nil
         }
+        room = RoomAccess(target: target, transport: scenario.target.room?.transport == .websocket ? .webSocket : .socketIO,
+                          names: RoomEventNames(otherJoined: scenario.target.otherJoinedEvent), tls: tls)
     }
 
     /// Who answers a pair's calls, as the call driver sees it.
@@ -67,27 +67,27 @@ struct PeerFactory {
         // whatever the worker count; each reconnect one of its own.
         let seed = Self.seed(peer, attempt: attempt, base: scenario.effectiveSeed)
         let id = Self.id(peer, attempt: attempt)
-        let decode = WorkerRun.isSampled(peer, percent: scenario.run?.decodeSamplePct ?? 5)
-        let ice = try ICEConfiguration(group.ice, groupIndex: peer.group)
-        let receiveTimeout = Duration.milliseconds(Int64(((group.media?.receiveTimeoutS ?? MediaSettings.defaultReceiveTimeoutS) * 1000).rounded()))
+        let decode = WorkerRun.isSampled(peer, percent: scenario.decodeSamplePct)
+        let ice = try ICEConfiguration(group, groupIndex: peer.group)
+        let receiveTimeout = Duration.milliseconds(Int64((group.receiveTimeoutS * 1000).rounded()))
         switch group.role {
         case .member:
             let settings = RoomMemberPeer.Settings(
-                target: target, transport: transport, names: names, room: peer.room ?? "room",
-                id: id, group: peer.group, seed: seed)
+                signaling: room, room: peer.room ?? "room", id: id, group: peer.group, seed: seed)
             return RoomMemberPeer(loop: loop, settings: settings, recorder: recorder)
         case .pair:
             let settings = CallPeer.Settings(
-                target: target, transport: transport, names: names, room: peer.room ?? "room", id: id, group: peer.group,
+                id: id, group: peer.group,
                 role: peer.side.rawValue, seed: seed, localAddress: WorkerRun.localAddress(group),
                 video: try WorkerRun.videoTrack(group, target: scenario.target, groupIndex: peer.group), audio: WorkerRun.audioTrack(group),
                 impairment: (group.impairment?.send, group.impairment?.receive), ice: ice, decode: decode,
-                partner: Self.partner(group.partner ?? .rtcswarm),
-                direction: group.oneWay ?? false ? (peer.side == .callee ? .recvonly : .sendonly) : .sendrecv,
-                rtx: group.media?.video?.rtx ?? .auto,
+                partner: Self.partner(group.resolvedPartner),
+                direction: group.isOneWay ? (peer.side == .callee ? .recvonly : .sendonly) : .sendrecv,
+                rtx: group.videoRtx,
                 plannedStop: group.partner == .external ? nil : recorder.runStart + .milliseconds(peer.stopMs),
                 receiveTimeout: receiveTimeout)
-            return CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout)
+            return CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout,
+                            openChannel: callChannel(peer, seed: seed))
         case .publisher, .player, .echo:
             let direction: MediaDirection = group.role == .publisher ? .sendonly : group.role == .player ? .recvonly : .sendrecv
             let settings = ServerPeer.Settings(
@@ -95,12 +95,43 @@ struct PeerFactory {
                 media: MediaCall.Media(video: try WorkerRun.videoTrack(group, target: scenario.target, groupIndex: peer.group),
                                        audio: WorkerRun.audioTrack(group),
                                        direction: direction, decode: decode, receiveTimeout: receiveTimeout,
-                                       endsWhenLost: reconnect(peer) != nil, rtx: group.media?.video?.rtx ?? .auto),
+                                       endsWhenLost: reconnect(peer) != nil, rtx: group.videoRtx),
                 impairment: (group.impairment?.send, group.impairment?.receive), ice: ice,
                 plannedStop: recorder.runStart + .milliseconds(peer.stopMs))
             return try WorkerRun.serverPeer(for: scenario.target, role: group.role, stream: peer.stream ?? StreamSettings.defaultName,
                                             endpoint: target.endpoint, settings: settings, tls: tls, seed: seed, loop: loop,
                                             recorder: recorder, fanout: fanout, groupIndex: peer.group)
+        }
+    }
+
+    /// How a pair's call is signaled on this target: through the room server, or straight
+    /// over TCP (`tcp-p2p`: call i's caller listens on the URL's port + i, its callee
+    /// connects there).
+    private func callChannel(_ peer: ExecutionPlan.Peer, seed: UInt64) -> (@escaping (CallChannelEvent) -> Void) -> CallChannelDriver {
+        let loop = loop
+        switch scenario.target.kind {
+        case .tcpP2P:
+            let port = UInt16(clamping: Int(target.address.port) + peer.index)
+            let side: TCPCallChannel.Side = peer.side == .callee
+                ? .connecting(StreamDestination(host: target.endpoint.host, port: port, secure: false)) : .listening
+            return { onEvent in
+                let host = StreamHost(loop: loop, machine: TCPCallChannel(side: side))
+                host.onEvent = onEvent
+                if side == .listening {
+                    var listening = target.address
+                    listening.port = port
+                    do {
+                        try host.listen(on: listening)
+                    } catch {
+                        _ = loop.schedule(after: .zero) { onEvent(.closed(reason: "cannot listen on \(listening): \(error)")) }
+                    }
+                }
+                host.run()
+                return host
+            }
+        case .builtinRoom, .room, .srs, .whip, .whep, .janus:
+            let room = room, name = peer.room ?? "room"
+            return { onEvent in room.call(loop: loop, room: name, seed: seed, onEvent: onEvent) }
         }
     }
 

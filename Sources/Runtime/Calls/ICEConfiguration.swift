@@ -13,13 +13,13 @@ public struct ICEConfiguration: Sendable {
     public init() {}
 
     /// Resolves `stun:host:port` and `turn:host:port?transport=udp` (port 3478 by default).
-    init(_ settings: ICESettings?, groupIndex: Int) throws(TargetError) {
-        relayOnly = settings?.relayOnly ?? false
-        profile = switch settings?.profile ?? .libwebrtc {
+    init(_ group: PeerGroup, groupIndex: Int) throws(TargetError) {
+        relayOnly = group.relayOnly
+        profile = switch group.iceProfile {
         case .libwebrtc: .libwebrtc
         case .rfc8445: .rfc8445
         }
-        for (serverIndex, server) in (settings?.servers ?? []).enumerated() {
+        for (serverIndex, server) in group.iceServers.enumerated() {
             for (urlIndex, url) in server.urls.enumerated() {
                 let field = "groups[\(groupIndex)].ice.servers[\(serverIndex)].urls[\(urlIndex)]"
                 let scheme = url.prefix { $0 != ":" }
@@ -36,7 +36,7 @@ public struct ICEConfiguration: Sendable {
                 case "stun":
                     servers.append(.stun(address))
                 case "turn":
-                    servers.append(.turn(address, username: server.username ?? "", password: server.credential ?? ""))
+                    servers.append(.turn(address, username: server.user, password: server.password))
                 default:
                     throw TargetError("\(field): \"\(url)\": only stun: and turn: (UDP) are supported")
                 }

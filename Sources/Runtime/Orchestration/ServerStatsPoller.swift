@@ -31,7 +31,7 @@ final class ServerStatsPoller {
     private let loop: EventLoop
     private let queries: [Query]
     private var versionQuery: VersionQuery?
-    private var requests: [HTTPClientHost] = []
+    private var requests: [HTTPExchangeStream] = []
     private var previousCounters: [String: (at: Instant, value: Double)] = [:]
     /// The latest figures.
     private(set) var latest: [String: Double] = [:]
@@ -100,7 +100,7 @@ final class ServerStatsPoller {
         endpoint.query = query
         let request = HTTPRequest(method: method, endpoint: endpoint, headers: body == nil ? [:] : ["Content-Type": "application/json"],
                                   body: Array((body ?? "").utf8))
-        guard let host = try? HTTPClientHost(loop: loop, address: target.address, request: request, timeout: .seconds(2), completion: { [weak self] event in
+        let host = HTTPExchangeStream(loop: loop, address: target.address, request: request, timeout: .seconds(2)) { [weak self] event in
             guard let self else { return }
             switch event {
             case .response(let response, _):
@@ -109,7 +109,7 @@ final class ServerStatsPoller {
             case .failed(let error):
                 self.lastProblem = "\(endpoint): \(error)"
             }
-        }) else { return }
+        }
         requests.append(host)
     }
 

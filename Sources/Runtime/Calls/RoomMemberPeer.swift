@@ -11,9 +11,7 @@ import Signaling
 /// with the reason.
 public final class RoomMemberPeer: PeerDriver {
     public struct Settings: Sendable {
-        public var target: ResolvedTarget
-        public var transport: RoomClient.Transport
-        public var names: RoomEventNames
+        public var signaling: RoomAccess
         public var room: String
         public var id: String
         public var group: Int
@@ -27,7 +25,7 @@ public final class RoomMemberPeer: PeerDriver {
     private let loop: EventLoop
     private let settings: Settings
     private let recorder: RunRecorder
-    private var client: RoomClientHost?
+    private var client: RoomClientStream?
     private var startedAt: Instant?
     private var joinSentAt: Instant?
     private var phases: [String: Double] = [:]
@@ -44,15 +42,8 @@ public final class RoomMemberPeer: PeerDriver {
         guard state == .waiting else { return }
         state = .connecting
         startedAt = loop.now()
-        do {
-            let client = try RoomClientHost(loop: loop, address: settings.target.address, endpoint: settings.target.endpoint,
-                                            transport: settings.transport, names: settings.names, seed: settings.seed)
-            client.onEvent = { [weak self] event in self?.handle(event) }
-            self.client = client
-        } catch {
-            end(.failed, phase: "signaling", reason: "cannot open a connection to \(settings.target.address): \(error)")
-            return
-        }
+        client = settings.signaling.connect(loop: loop, seed: settings.seed) { [weak self] event in self?.handle(event) }
+        guard state == .connecting else { return }
         timers.append(loop.schedule(after: settings.joinTimeout) { [weak self] in
             guard let self, self.state == .connecting else { return }
             self.end(.failed, phase: "signaling", reason: "no answer to join within \(self.settings.joinTimeout)")

@@ -6,9 +6,9 @@ import Signaling
 import WebRTCTestKit
 import XCTest
 
-/// `CallSetupHost` and `HTTPClientHost` on a real loop against a scripted server on
+/// `StreamHost` carrying HTTP signaling and single exchanges on a real loop against a scripted server on
 /// loopback that answers with SRS's captured bytes (or closes, or is not there).
-final class CallSetupHostTests: XCTestCase {
+final class StreamHostTests: XCTestCase {
     /// A server that reads one request per connection, records it, and sends `reply`
     /// (nil: closes without a byte, as SRS does on a bad WHIP offer).
     private final class ScriptedServer {
@@ -34,9 +34,9 @@ final class CallSetupHostTests: XCTestCase {
         var api: Endpoint { Endpoint(scheme: .http, host: "127.0.0.1", port: listener.localAddress.port) }
     }
 
-    private func run<Setup: CallSetup>(_ setup: Setup, on loop: EventLoop, until count: Int = 1) -> (CallSetupHost<Setup>, [CallSetupEvent]) {
+    private func run<Setup: CallSetup>(_ setup: Setup, on loop: EventLoop, until count: Int = 1) -> (StreamHost<HTTPSignaling<Setup>>, [CallSetupEvent]) {
         var events: [CallSetupEvent] = []
-        let host = CallSetupHost(loop: loop, setup: setup)
+        let host = StreamHost(loop: loop, machine: HTTPSignaling(setup))
         host.onEvent = { events.append($0) }
         host.start()
         XCTAssertTrue(loop.run(until: { events.count >= count }, timeout: .seconds(5)), "events: \(events)")
@@ -53,7 +53,7 @@ final class CallSetupHostTests: XCTestCase {
         guard case .answer(let sdp)? = events.first else { return XCTFail("\(events)") }
         XCTAssertTrue(sdp.contains("m=video"))
         XCTAssertEqual(server.requests.map(\.target), ["/rtc/v1/publish/?eip=127.0.0.1"])
-        XCTAssertEqual(host.setup.sessionID?.contains(":"), true)
+        XCTAssertEqual(host.machine.setup.sessionID?.contains(":"), true)
     }
 
     func testWhipOfferThatSRSRefusesByClosingIsReportedInItsWords() throws {

@@ -160,7 +160,7 @@ public final class ScenarioRunner {
         } catch {
             return .failure(TargetError("cannot start the event loop: \(error)"))
         }
-        var server: RoomServerHost?
+        var server: RoomServerStream?
         let target: ResolvedTarget
         switch startTarget(scenario.target, loop: loop) {
         case .success(let (resolved, host)):
@@ -297,7 +297,7 @@ public final class ScenarioRunner {
             if let server {
                 let stats = server.stats
                 serverSamples.append(ServerSample(tS: t, values: [
-                    "connections": Double(stats.connections), "members": Double(server.core.memberCount),
+                    "connections": Double(stats.connections), "members": Double(server.machine.memberCount),
                     "messages_relayed_per_s": Double(stats.messagesRelayed - lastRelayed),
                 ]))
                 lastRelayed = stats.messagesRelayed
@@ -392,14 +392,14 @@ public final class ScenarioRunner {
                 }
             }
             return .janus(loop: loop, target: target, admin: admin)
-        case .builtinRoom, .room, .whip, .whep:
+        case .builtinRoom, .room, .whip, .whep, .tcpP2P:
             return nil
         }
     }
 
     /// The built-in server started on a free loopback port, or a room server's URL checked
     /// for reachability before any peer starts.
-    private func startTarget(_ target: Target, loop: EventLoop) -> Result<(ResolvedTarget, RoomServerHost?), TargetError> {
+    private func startTarget(_ target: Target, loop: EventLoop) -> Result<(ResolvedTarget, RoomServerStream?), TargetError> {
         switch target.kind {
         case .builtinRoom:
             var configuration = RoomServerConfiguration()
@@ -407,12 +407,15 @@ public final class ScenarioRunner {
             configuration.maxMessagesPerSecondPerAddress = target.room?.maxRatePerAddress
             configuration.events = RoomEventNames(otherJoined: target.otherJoinedEvent)
             do {
-                let host = try RoomServerHost(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0), configuration: configuration)
+                let host = try RoomServerStream(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0), configuration: configuration)
                 let endpoint = Endpoint(scheme: .http, host: "127.0.0.1", port: host.address.port)
                 return .success((ResolvedTarget(address: host.address, endpoint: endpoint), host))
             } catch {
                 return .failure(TargetError("cannot start the built-in room server: \(error)"))
             }
+        case .tcpP2P:
+            // Nobody listens before the run: the callers do, once started.
+            return Result { () throws(TargetError) in (try TargetResolver.resolve(target.url ?? ""), nil) }
         case .room, .srs, .whip, .whep, .janus:
             do {
                 let resolved = try TargetResolver.resolve(target.url ?? "")

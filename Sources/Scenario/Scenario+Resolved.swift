@@ -1,0 +1,91 @@
+/// Every optional scenario value with the default docs/scenarios.md states for it, applied
+/// here once: the runtime reads these and never spells a default itself.
+
+/// A group's video as it is sent (codec, size, rate, GOP), defaults applied.
+public struct ResolvedVideo: Sendable, Equatable {
+    public var codec: VideoSettings.Codec
+    public var resolution: Resolution
+    public var fps: Int
+    public var bitrateKbps: Int
+    /// Frames from one keyframe to the next.
+    public var keyframeIntervalFrames: Int
+    /// A user's file sent as it is (its header then says the codec and size).
+    public var file: String?
+}
+
+/// A group's audio as it is sent (Opus), defaults applied.
+public struct ResolvedAudio: Sendable, Equatable {
+    public var channels: Int
+    public var bitrateKbps: Int
+}
+
+extension VideoSettings {
+    public static let defaultResolution = Resolution(width: 640, height: 360)
+    public static let defaultFps = 30
+    public static let defaultBitrateKbps = 800
+    /// 10 s at 30 fps.
+    public static let defaultKeyframeIntervalFrames = 300
+}
+
+extension PeerGroup {
+    /// What the group sends: VP8 (H.264 on SRS), 640x360, 30 fps, 800 kbps, a keyframe
+    /// every 300 frames; nil when video is off.
+    public func video(on target: Target) -> ResolvedVideo? {
+        let video = media?.video
+        guard video?.enabled ?? true else { return nil }
+        let fps = video?.fps ?? VideoSettings.defaultFps
+        return ResolvedVideo(codec: video?.codec ?? (target.kind == .srs ? .h264 : .vp8),
+                             resolution: video?.resolution ?? VideoSettings.defaultResolution, fps: fps,
+                             bitrateKbps: video?.bitrateKbps ?? VideoSettings.defaultBitrateKbps,
+                             keyframeIntervalFrames: video?.keyframeIntervalS.map { max(1, Int(($0 * Double(fps)).rounded())) }
+                                 ?? VideoSettings.defaultKeyframeIntervalFrames,
+                             file: video?.file)
+    }
+
+    /// Opus mono at 32 kbps; nil when audio is off.
+    public var audio: ResolvedAudio? {
+        let audio = media?.audio
+        guard audio?.enabled ?? true else { return nil }
+        return ResolvedAudio(channels: audio?.channels ?? 1, bitrateKbps: audio?.bitrateKbps ?? 32)
+    }
+
+    /// Who answers a pair's calls (rtcswarm by default).
+    public var resolvedPartner: Partner { partner ?? .rtcswarm }
+    public var isOneWay: Bool { oneWay ?? false }
+    public var videoRtx: VideoSettings.Rtx { media?.video?.rtx ?? .auto }
+    /// How long after setup what a peer receives may take to arrive (5 s).
+    public var receiveTimeoutS: Double { media?.receiveTimeoutS ?? MediaSettings.defaultReceiveTimeoutS }
+    /// The one address offered as a host candidate (127.0.0.1 by default).
+    public var localAddress: String { ice?.localAddresses?.first ?? "127.0.0.1" }
+    public var iceProfile: ICESettings.Profile { ice?.profile ?? .libwebrtc }
+    public var iceServers: [ICEServer] { ice?.servers ?? [] }
+    public var relayOnly: Bool { ice?.relayOnly ?? false }
+    /// The stream's frame rate a browser partner is asked for (30 fps).
+    public var videoFps: Int { media?.video?.fps ?? VideoSettings.defaultFps }
+}
+
+extension ReconnectSettings {
+    /// Seconds from a failure to the next try (1 s).
+    public var delay: Double { delayS ?? Self.defaultDelayS }
+}
+
+extension Scenario {
+    /// Percent of received streams fully decoded (5).
+    public var decodeSamplePct: Double { run?.decodeSamplePct ?? 5 }
+    public var thresholdList: [ThresholdSpec] { thresholds ?? [] }
+}
+
+extension Target {
+    public var srsApp: String { srs?.app ?? "live" }
+    /// The address SRS puts in its candidate (`?eip=`, 127.0.0.1).
+    public var srsEip: String { srs?.eip ?? "127.0.0.1" }
+    public var verifiesCertificates: Bool { !(insecureTls ?? false) }
+    /// Members per room on the built-in server (2).
+    public var roomCapacity: Int { room?.capacity ?? 2 }
+    public var janusAdminSecret: String { janus?.adminSecret ?? JanusSettings.sampleAdminSecret }
+}
+
+extension ICEServer {
+    public var user: String { username ?? "" }
+    public var password: String { credential ?? "" }
+}

@@ -1,0 +1,24 @@
+import Net
+import RTCBase
+
+/// A way of setting up a call with a server as one stream machine whatever carries it:
+/// HTTP requests (`HTTPSignaling` over SRS, WHIP/WHEP, Janus) or one WebSocket (Janus).
+/// The runner's server peer drives every target through this and a stream host.
+public protocol CallSignaling: StreamMachine where Event == CallSetupEvent {
+    /// Sends the first request (the offer, or Janus's `create`).
+    mutating func start(now: Instant)
+    /// Our answer to the server's `.offer`.
+    mutating func answer(_ sdp: String, now: Instant)
+    /// A local candidate, or nil at the end of gathering (RFC 8838).
+    mutating func trickle(_ candidate: TrickleCandidate?, now: Instant)
+    /// Starts the teardown; `.closed` follows.
+    mutating func hangUp(now: Instant)
+}
+
+/// Janus over its WebSocket is one connection's machine.
+extension SingleConnection: CallSignaling where Machine == JanusWebSocketCallSetup {
+    public mutating func start(now: Instant) { machine.start(now: now) }
+    public mutating func answer(_ sdp: String, now: Instant) { machine.answer(sdp, now: now) }
+    public mutating func trickle(_ candidate: TrickleCandidate?, now: Instant) { machine.trickle(candidate, now: now) }
+    public mutating func hangUp(now: Instant) { machine.hangUp(now: now) }
+}
