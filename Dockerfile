@@ -15,5 +15,6 @@ RUN apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /rtcswarm
 COPY --from=build /src/.build/release/rtcswarm /usr/local/bin/rtcswarm
+COPY deploy/merge-shards.sh /usr/local/bin/rtcswarm-merge-shards
 COPY Scenarios ./Scenarios
 ENTRYPOINT ["rtcswarm"]

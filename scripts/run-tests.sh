@@ -34,10 +34,12 @@ require_swift
 # docker-compose validates the compose file; chromium renders report.html; janus and
 # coturn are interop targets (TARGETS.md); tshark cross-checks loss and jitter against a
 # capture on lo; cc builds the loopback shim below; Go and Debian's Pion sources build the
-# Pion test server below.
-ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose chromium janus coturn tshark gcc libc6-dev iproute2 util-linux golang-go golang-github-pion-webrtc.v3-dev
+# Pion test server below; prometheus scrapes a run's --metrics-listen (PrometheusScrapeTests).
+ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose chromium janus coturn tshark gcc libc6-dev iproute2 util-linux golang-go golang-github-pion-webrtc.v3-dev prometheus
 # Independent peers and servers the interop tests run against (TARGETS.md).
 ensure_venv .venv Tests/Interop/requirements.txt
+# kubernetes-validate checks deploy/kubernetes offline (KubernetesManifestTests).
+ensure_venv .venv-deploy deploy/requirements.txt
 # LD_PRELOAD shim that lets libnice-based servers (Janus) gather 127.0.0.1 (Tests/Interop/README.md).
 shim=.build/interop/libloopback_ifaddrs.so
 if [ ! -e "$shim" ] || [ Tests/Interop/loopback_ifaddrs.c -nt "$shim" ]; then

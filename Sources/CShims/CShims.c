@@ -11,6 +11,7 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
+#include <sys/timex.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -314,3 +315,13 @@ int rs_send_segmented(int fd, const uint8_t *buffer, uint32_t length, uint16_t s
 }
 
 int rs_set_udp_gro(int fd, int enabled) { return set_int_option(fd, SOL_UDP, UDP_GRO, enabled ? 1 : 0); }
+
+int rs_clock_error(int64_t *estimated_us, int64_t *maximum_us) {
+    struct timex query;
+    memset(&query, 0, sizeof query);  // modes 0: read, change nothing
+    int state = adjtimex(&query);
+    if (state < 0) return -1;
+    *estimated_us = query.esterror;
+    *maximum_us = query.maxerror;
+    return state == TIME_ERROR ? 0 : 1;
+}

@@ -22,6 +22,7 @@ public enum HTMLReport {
         <p class="verdict \(report.passed ? "pass" : "fail")">\(Format.escape(MarkdownSummary.verdict(report)))</p>
 
         """
+        html += ShardSummary.lines(report).map { "<p>\(Format.escape($0))</p>" }.joined()
         html += (report.warnings ?? []).map { "<p class=\"verdict fail\">Warning: \(Format.escape($0))</p>" }.joined()
         html += figuresTable(report)
         html += thresholdsTable(report)

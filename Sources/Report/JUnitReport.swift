@@ -50,6 +50,8 @@ public enum JUnitReport {
         [
             ("run completed", report.interrupted ? "interrupted before the planned end" : report.abortReason),
             ("harness not saturated", report.invalidReason.map { "invalid: harness saturated: \($0)" }),
-        ]
+        ] + (report.mergedShards == nil && report.shardProblems == nil ? [] : [
+            ("every shard merged", report.shardProblems.map { $0.joined(separator: "; ") }),
+        ])
     }
 }

@@ -5,6 +5,7 @@ public enum MarkdownSummary {
         var lines = ["# \(report.scenarioName)", ""]
         lines.append("rtcswarm \(report.rtcswarmVersion), started \(report.startedAt), \(Format.number(report.durationS)) s, seed \(report.seed)"
                      + (report.targetVersion.map { ", target \($0)" } ?? "") + (report.iceProfile.map { ", ICE profile \($0)" } ?? ""))
+        for line in ShardSummary.lines(report) { lines += ["", line] }
         lines.append("")
         lines.append("**\(verdict(report))**")
         lines.append("")
@@ -82,6 +83,7 @@ public enum MarkdownSummary {
         if let reason = report.invalidReason { return "INVALID: harness saturated (\(reason)); the figures say nothing about the server" }
         if report.interrupted { return "INTERRUPTED: the report covers what ran" }
         if let reason = report.abortReason { return "ABORTED: \(reason)" }
+        if let problems = report.shardProblems { return "FAILED: " + problems.joined(separator: "; ") }
         let failures = report.cells.flatMap(\.thresholds).filter { !$0.passed }.count
         return failures == 0 ? "PASSED" : "FAILED: \(failures) threshold(s)"
     }

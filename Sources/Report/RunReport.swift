@@ -38,6 +38,13 @@ public struct RunReport: Codable, Equatable, Sendable {
     /// The coordinator process's own cost when the peers ran in `rtcswarm worker` children
     /// (nil when they ran in its process: the worker row is then the whole tool).
     public var coordinator: CoordinatorReport?
+    /// The shard this report is one part of (`run --shard I/N`); nil for a whole run.
+    public var shard: ShardInfo?
+    /// A merged report's shards, in index order (`report merge`); nil otherwise.
+    public var mergedShards: [ShardInfo]?
+    /// Why a merge of shards is no verdict: a shard missing, given twice, or failed, each
+    /// named; nil when every shard was there and ran.
+    public var shardProblems: [String]?
 
     public init(rtcswarmVersion: String, scenarioName: String, resolvedScenario: String, seed: UInt64, startedAt: String,
                 durationS: Double, interrupted: Bool = false, invalidReason: String? = nil, abortReason: String? = nil,
@@ -55,9 +62,11 @@ public struct RunReport: Codable, Equatable, Sendable {
         self.workers = workers
     }
 
-    /// Every threshold held, nothing was interrupted, and the harness did not saturate.
+    /// Every threshold held, nothing was interrupted, the harness did not saturate, and a
+    /// merge had every shard.
     public var passed: Bool {
-        !interrupted && invalidReason == nil && abortReason == nil && cells.allSatisfy { $0.thresholds.allSatisfy(\.passed) }
+        !interrupted && invalidReason == nil && abortReason == nil && shardProblems == nil
+            && cells.allSatisfy { $0.thresholds.allSatisfy(\.passed) }
     }
 }
 

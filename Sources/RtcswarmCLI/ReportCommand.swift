@@ -13,7 +13,7 @@ public enum ReportCommand: Subcommand {
             .flag("allow-different", "compare: compare runs of different scenarios (refused otherwise, exit 3)."),
         ],
         positionals: [
-            .init("ACTION", "compare OLD NEW | merge DIR... | render DIR"),
+            .init("ACTION", "compare OLD NEW | merge DIR... (a shard missing, unreadable or failed fails the merged verdict) | render DIR"),
             .init("PATH", variadic: true, "Report folders or report.json files."),
         ],
         examples: [
@@ -43,7 +43,20 @@ public enum ReportCommand: Subcommand {
                 guard let out = arguments.string("out") else {
                     throw UsageError("report merge needs --out DIR", hint: "e.g. rtcswarm report merge a b --out Reports/merged")
                 }
-                let merged = try ReportMerge.merge(try paths.map(ReportWriter.read))
+                var sources: [ReportMerge.Source] = []
+                var unreadable: [(path: String, reason: String)] = []
+                for path in paths {
+                    do {
+                        sources.append((path, try ReportWriter.read(path)))
+                    } catch {
+                        unreadable.append((path, FileProblem.describe(error)))
+                    }
+                }
+                guard !sources.isEmpty else {
+                    throw ReportError("no report could be read: " + unreadable.map { "\($0.path): \($0.reason)" }.joined(separator: "; "))
+                }
+                let merged = try ReportMerge.merge(sources, unreadable: unreadable)
+                for problem in merged.shardProblems ?? [] { console.error("merge: \(problem)") }
                 guard ReportPublisher.publish(merged, to: URL(fileURLWithPath: out), console: console) else { return .couldNotRun }
                 console.out(out)
                 return merged.passed ? .success : .thresholdFailed

@@ -23,6 +23,7 @@ public enum Rtcswarm {
     public static let subcommands: [SubcommandEntry] = [
         SubcommandEntry(RunCommand.self),
         SubcommandEntry(ValidateCommand.self),
+        SubcommandEntry(PlanCommand.self),
         SubcommandEntry(ServeCommand.self),
         SubcommandEntry(ReportCommand.self),
         SubcommandEntry(SelfcheckCommand.self),

@@ -17,6 +17,7 @@ public enum WorkerCommand: Subcommand {
             .value("workers", "N", default: "1", "How many workers share the plan."),
             .value("target", "URL", "The target the coordinator resolved (the built-in server's address)."),
             .value("start", "NANOSECONDS", "The run's start on CLOCK_MONOTONIC, shared by every process."),
+            .value("shard", "I/N", default: "0/1", "The shard whose part of the plan the workers share."),
         ]
     )
 
@@ -29,6 +30,7 @@ public enum WorkerCommand: Subcommand {
             let cellIndex = try arguments.int("cell", in: 0...100_000) ?? 0
             let index = try arguments.int("worker", in: 0...255) ?? 0
             let workers = try arguments.int("workers", in: 1...256) ?? 1
+            let shard = try Shard(parsing: arguments.string("shard") ?? "0/1")
             let loaded = try ScenarioLoader.load(file: file, environment: [:])
             let cells = loaded.scenario.matrixCells
             guard cells.indices.contains(cellIndex) else { throw UsageError("--cell \(cellIndex): the scenario has \(cells.count)", hint: "") }
@@ -36,7 +38,7 @@ public enum WorkerCommand: Subcommand {
             let loop = try EventLoop()
             let interrupts = try InterruptWatcher(loop: loop)
             let session = try WorkerSession(index: index, loop: loop, scenario: scenario,
-                                            plan: ExecutionPlan(scenario: scenario, workers: workers),
+                                            plan: ExecutionPlan(scenario: scenario, workers: workers, shard: shard),
                                             target: TargetResolver.resolve(url), runStart: Instant(nanoseconds: start))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -49,6 +51,9 @@ public enum WorkerCommand: Subcommand {
             return .success
         } catch let error as UsageError {
             console.error(error.description)
+            return .usage
+        } catch let error as ShardError {
+            console.error("error: \(error)")
             return .usage
         } catch {
             console.error("worker: \(error)")

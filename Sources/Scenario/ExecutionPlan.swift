@@ -32,14 +32,20 @@ public struct ExecutionPlan: Equatable, Sendable {
 
     public let peers: [Peer]
     public let durationMs: Int64
+    /// The part of the scenario this plan runs (`Shard.whole` unless sharded).
+    public let shard: Shard
 
     /// Arrival rate when the scenario gives none.
     public static let defaultRatePerSecond = 50.0
 
-    public init(scenario: Scenario, workers: Int) {
+    /// The plan of `shard`'s part of the scenario (ExecutionPlan+Shards) over `workers`
+    /// processes; the whole scenario by default.
+    public init(scenario: Scenario, workers: Int, shard: Shard = .whole) {
         let workers = max(1, workers)
+        self.shard = shard
         durationMs = Self.milliseconds(scenario.durationS)
         let publishers = scenario.groups.filter { $0.role == .publisher }.reduce(0) { $0 + $1.count }
+        var dealer = ShardDealer(shard: shard)
         var peers: [Peer] = []
         var unit = 0
         for (groupIndex, group) in scenario.groups.enumerated() {
@@ -49,22 +55,11 @@ public struct ExecutionPlan: Equatable, Sendable {
             let streamName = group.stream?.resolvedName ?? StreamSettings.defaultName
             let perPublisher = group.stream?.perPublisher ?? false
             for (slot, lifetime) in lifetimes {
-                let worker = unit % workers
-                unit += 1
                 var peer = Peer(group: groupIndex, index: slot, side: .single, startMs: lifetime.lowerBound,
-                                stopMs: lifetime.upperBound, worker: worker, room: nil, stream: nil)
+                                stopMs: lifetime.upperBound, worker: 0, room: nil, stream: nil)
                 switch group.role {
                 case .pair:
                     peer.room = "\(prefix)\(groupIndex)-\(slot)"
-                    peer.side = .caller
-                    // A browser or an outside client plays the other side itself.
-                    if (group.partner ?? .rtcswarm) == .rtcswarm {
-                        let split = (group.oneWay ?? false) && workers > 1
-                        if split { peer.worker = (2 * slot) % workers }
-                        peers.append(peer)
-                        peer.side = .callee
-                        if split { peer.worker = (2 * slot + 1) % workers }
-                    }
                 case .member:
                     peer.room = "\(prefix)\(groupIndex)-\(slot / capacity)"
                 case .publisher:
@@ -73,6 +68,20 @@ public struct ExecutionPlan: Equatable, Sendable {
                     peer.stream = perPublisher && publishers > 0 ? "\(streamName)-\(slot % publishers)" : streamName
                 case .echo:
                     break
+                }
+                guard dealer.takes(peer, perPublisher: perPublisher && (group.role == .publisher || publishers > 0)) else { continue }
+                peer.worker = unit % workers
+                unit += 1
+                // A browser or an outside client plays a pair's other side itself.
+                if group.role == .pair {
+                    peer.side = .caller
+                    if (group.partner ?? .rtcswarm) == .rtcswarm {
+                        let split = (group.oneWay ?? false) && workers > 1
+                        if split { peer.worker = (2 * slot) % workers }
+                        peers.append(peer)
+                        peer.side = .callee
+                        if split { peer.worker = (2 * slot + 1) % workers }
+                    }
                 }
                 peers.append(peer)
             }

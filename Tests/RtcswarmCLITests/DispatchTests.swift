@@ -23,7 +23,7 @@ final class DispatchTests: XCTestCase {
         let captured = CapturedConsole()
         XCTAssertEqual(Rtcswarm.main(["frobnicate"], console: captured.console), .usage)
         XCTAssertTrue(captured.error.hasPrefix("error: unknown subcommand 'frobnicate'"))
-        XCTAssertTrue(captured.error.contains("hint: subcommands: run, validate, serve, report, selfcheck, doctor, worker"))
+        XCTAssertTrue(captured.error.contains("hint: subcommands: run, validate, plan, serve, report, selfcheck, doctor, worker"))
     }
 
     func testUnknownFlagOfASubcommandExitsTwo() {

@@ -105,4 +105,9 @@ int rs_send_segmented(int fd, const uint8_t *buffer, uint32_t length, uint16_t s
 /// Turns UDP generic receive offload (UDP_GRO) on or off.
 int rs_set_udp_gro(int fd, int enabled);
 
+/// adjtimex(2) read-only: the kernel's estimated and maximum wall-clock error in
+/// microseconds as chrony or ntpd keep them. Returns 1 when the clock is synchronized,
+/// 0 when the kernel says it is not (TIME_ERROR), -1 (errno set) when it cannot be read.
+int rs_clock_error(int64_t *estimated_us, int64_t *maximum_us);
+
 #endif

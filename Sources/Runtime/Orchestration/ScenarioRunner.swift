@@ -31,13 +31,26 @@ public final class ScenarioRunner {
         public var workerExecutable: URL?
         /// Called about once a second with a one-line status.
         public var progress: (String) -> Void
+        /// The part of the scenario this process runs (`run --shard I/N`); nil: all of it.
+        public var shard: Shard?
+        /// The wall-clock time every shard starts its first peers at (`--start-at`).
+        public var startAt: Date?
+        /// Where to serve live OpenMetrics figures while the run goes on (`--metrics-listen`).
+        public var metricsListen: SocketAddress?
+        /// How long after a cell to wait for one more scrape of its final figures (`--metrics-linger`).
+        public var metricsLingerS = 0.0
 
-        public init(folder: URL, version: String, workers: Int = 1, workerExecutable: URL? = nil,
+        public init(folder: URL, version: String, workers: Int = 1, workerExecutable: URL? = nil, shard: Shard? = nil,
+                    startAt: Date? = nil, metricsListen: SocketAddress? = nil, metricsLingerS: Double = 0,
                     progress: @escaping (String) -> Void) {
             self.folder = folder
             self.version = version
             self.workers = workers
             self.workerExecutable = workerExecutable
+            self.shard = shard
+            self.startAt = startAt
+            self.metricsListen = metricsListen
+            self.metricsLingerS = metricsLingerS
             self.progress = progress
         }
     }
@@ -104,6 +117,7 @@ public final class ScenarioRunner {
         report.warnings = warnings.isEmpty ? nil : warnings
         report.targetVersion = targetVersion ?? (scenario.target.kind == .builtinRoom ? "rtcswarm \(options.version) built-in room server" : nil)
         report.iceProfile = Self.iceProfiles(scenario)
+        report.shard = shardInfo
         report.invalidReason = HarnessVerdict.invalidReason(workers: report.workers,
                                                             streams: report.cells.flatMap(\.peers).flatMap(\.streams))
         if report.abortReason == nil, let abort = report.cells.flatMap(\.thresholds).first(where: { !$0.passed && $0.abortOnFail }) {
@@ -156,7 +170,7 @@ public final class ScenarioRunner {
             return .failure(error)
         }
         let workers = max(1, options.workers)
-        let plan = ExecutionPlan(scenario: scenario, workers: workers)
+        let plan = ExecutionPlan(scenario: scenario, workers: workers, shard: options.shard ?? .whole)
         let prefix = total > 1 ? "c\(index)-" : ""
         let browsers: [ChromiumPartner]
         do {
@@ -166,9 +180,23 @@ public final class ScenarioRunner {
             return .failure(error)
         }
         defer { browsers.forEach { $0.stop() } }
-        // Children need a moment to start before the first peer is due.
-        let runStart = loop.now() + .milliseconds(workers > 1 ? 800 : 100)
+        // Children need a moment to start before the first peer is due; shards wait for their common start.
+        let (startDelay, lateStart) = startDelay(cell: index, workers: workers)
+        if let lateStart {
+            warnings.append(lateStart)
+            options.progress(lateStart)
+        }
+        let runStart = loop.now() + startDelay
         var records: [PeerRecord] = []
+        var live = LiveFigures(scenario: scenario.name, cell: cell.label, shard: (options.shard ?? .whole).description)
+        let metricsEndpoint: MetricsEndpoint?
+        do {
+            metricsEndpoint = try options.metricsListen.map { try MetricsEndpoint(loop: loop, address: $0) { live } }
+        } catch {
+            server?.shutdown()
+            return .failure(TargetError("cannot serve metrics on \(options.metricsListen.map { "\($0)" } ?? ""): \(error)"))
+        }
+        defer { metricsEndpoint?.close() }
         var latest: [Int: WorkerSample] = [:]
         var results: [Int: WorkerResult] = [:]
         var ended = Set<Int>()
@@ -176,6 +204,7 @@ public final class ScenarioRunner {
         var reported: [Int: [PeerRecord]] = [:]
         var lost: [Int: String] = [:]
         func receive(_ message: WorkerMessage, from worker: Int) {
+            live.observe(message, from: worker)
             if var record = message.peer {
                 reported[worker, default: []].append(record)
                 record.id = prefix + record.id
@@ -219,6 +248,7 @@ public final class ScenarioRunner {
                         "worker", "--scenario", options.folder.appendingPathComponent(Self.resolvedScenarioFile).path,
                         "--cell", String(index), "--worker", String(worker), "--workers", String(workers),
                         "--target", target.endpoint.description, "--start", String(runStart.nanoseconds),
+                        "--shard", (options.shard ?? .whole).description,
                     ], loop: loop)
                     child.onMessage = { receive($0, from: worker) }
                     child.onEnd = { [unowned child] in
@@ -301,6 +331,8 @@ public final class ScenarioRunner {
             workerLost(child.index, "did not finish within 15 s of the planned end")
             child.forceStop()
         }
+        for worker in 0..<workers { live.finish(worker: worker, records: reported[worker] ?? [], report: results[worker]?.report) }
+        metricsEndpoint?.serveOneMoreScrape(within: options.metricsLingerS)
         // Let the last closes go out, then stop the built-in server.
         loop.run(until: { false }, timeout: .milliseconds(200))
         server?.shutdown()

@@ -1,0 +1,34 @@
+import Report
+
+extension LiveFigures {
+    /// Takes in what a worker sent: its latest sample, or an ended peer's record.
+    mutating func observe(_ message: WorkerMessage, from worker: Int) {
+        if let record = message.peer { ended(record) }
+        guard let sample = message.sample else { return }
+        var figures = Worker()
+        (figures.connecting, figures.connected, figures.failed, figures.lagP99Ms) = (sample.connecting, sample.connected, sample.failed, sample.lagP99Ms)
+        (figures.bytesSent, figures.bytesReceived) = (sample.bytesSent, sample.bytesReceived)
+        if let receive = sample.receive {
+            (figures.packetsExpected, figures.packetsLostFirstPass) = (receive.packetsExpected, receive.packetsLostFirstPass)
+            (figures.nacks, figures.videoFrames) = (receive.nacks, receive.videoFrames)
+        }
+        workers[worker] = figures
+    }
+}
+
+extension LiveFigures {
+    /// A worker's final figures once its part of the cell is over: nothing live any more,
+    /// bytes from its result, and what its peers received from their records, so the last
+    /// scrape adds up to the report's totals.
+    mutating func finish(worker: Int, records: [PeerRecord], report: WorkerReport?) {
+        var figures = workers[worker] ?? Worker()
+        (figures.connecting, figures.connected) = (0, 0)
+        figures.failed = records.filter { $0.outcome == .failed }.count
+        figures.bytesSent = report?.udpBytesSent ?? figures.bytesSent
+        figures.bytesReceived = report?.udpBytesReceived ?? figures.bytesReceived
+        let received = ReceiveTotals(records.flatMap(\.streams))
+        (figures.packetsExpected, figures.packetsLostFirstPass) = (received.packetsExpected, received.packetsLostFirstPass)
+        (figures.nacks, figures.videoFrames) = (received.nacks, received.videoFrames)
+        workers[worker] = figures
+    }
+}
