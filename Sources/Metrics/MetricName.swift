@@ -42,6 +42,13 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
     case connectedPeers = "connected_peers"
     case joinMs = "join_ms"
     case relayMs = "relay_ms"
+    /// Room messages (role `member`, `RoomMessageCounts`): sent, copies the server relayed,
+    /// copies received, and lost and duplicated by the senders' sequence numbers.
+    case messagesSent = "messages_sent"
+    case messagesRelayed = "messages_relayed"
+    case messagesReceived = "messages_received"
+    case messagesLost = "messages_lost"
+    case messagesDuplicated = "messages_duplicated"
     // Per worker (the harness watching itself).
     case lagMs = "lag_ms"
     case cpuPct = "cpu_pct"
@@ -75,7 +82,8 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
 
     public var kind: Kind {
         switch self {
-        case .nacks, .plis, .failedPeers, .socketDrops, .framesUnknownSize: .counter
+        case .nacks, .plis, .failedPeers, .socketDrops, .framesUnknownSize, .messagesSent, .messagesRelayed, .messagesReceived,
+             .messagesLost, .messagesDuplicated: .counter
         case .connectedPeers: .gauge
         default: .distribution
         }

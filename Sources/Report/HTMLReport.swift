@@ -26,6 +26,7 @@ public enum HTMLReport {
         html += figuresTable(report)
         html += thresholdsTable(report)
         html += phasesSection(report)
+        html += roomsSection(report)
         html += "<h2>Charts</h2><div class=\"charts\">"
         html += charts(report).joined()
         html += "</div>"
@@ -99,6 +100,12 @@ public enum HTMLReport {
             PhaseBreakdown(cell)?.html(cell: report.cells.count > 1 ? cell.label : "")
         }
         return sections.isEmpty ? "" : "<h2>Setup phases</h2>" + sections.joined()
+    }
+
+    /// Each cell's room messages: the total and the rooms that lost most.
+    private static func roomsSection(_ report: RunReport) -> String {
+        let sections = report.cells.map { RoomMessageSummary.html($0.rooms ?? [], cell: report.cells.count > 1 ? $0.label : "") }
+        return sections.allSatisfy(\.isEmpty) ? "" : "<h2>Rooms</h2>" + sections.joined()
     }
 
     private static func thresholdsTable(_ report: RunReport) -> String {

@@ -35,6 +35,8 @@ public struct PeerRecord: Codable, Equatable, Sendable {
     /// while the call went on: the room server went away mid-call, yet media may continue.
     public var signalingLostAtMs: Double?
     public var signalingLostReason: String?
+    /// A room member's messages: sent, received, lost and duplicated (`RoomMessageCounts`).
+    public var messages: RoomMessageCounts?
 
     /// Its one final state as `connected_peers` counts it: it finished setup (WebRTC peers:
     /// set up; members: joined) and did not fail afterwards. A failed peer is only in

@@ -72,6 +72,8 @@ public struct CellReport: Codable, Equatable, Sendable {
     public var peers: [PeerRecord]
     /// Server-side samples on the same time axis (SRS summaries, Janus admin), when available.
     public var serverSamples: [ServerSample]
+    /// Per room, by name, the members' messages and the server's relays (rooms with members only).
+    public var rooms: [RoomMessageSummary]?
 
     public init(label: String, parameters: [String: String] = [:], metrics: MetricSet, thresholds: [ThresholdOutcome] = [],
                 timeSeries: [TimeSample] = [], peers: [PeerRecord] = [], serverSamples: [ServerSample] = []) {

@@ -16,6 +16,8 @@ enum SummaryRows {
         MetricAddress(.resolutionSurvival, .min), MetricAddress(.framesUnknownSize), MetricAddress(.latencyMs, .p95), MetricAddress(.psnrDb, .mean),
         MetricAddress(.rttMs, .p95), MetricAddress(.nacks), MetricAddress(.plis),
         MetricAddress(.joinMs, .p50), MetricAddress(.joinMs, .p95), MetricAddress(.relayMs, .p50), MetricAddress(.relayMs, .p99),
+        MetricAddress(.messagesSent), MetricAddress(.messagesRelayed), MetricAddress(.messagesReceived), MetricAddress(.messagesLost),
+        MetricAddress(.messagesDuplicated),
         MetricAddress(.lagMs, .p99), MetricAddress(.cpuPct, .max), MetricAddress(.rssMb, .max), MetricAddress(.socketDrops),
     ]
 

@@ -9,7 +9,6 @@ public final class RunRecorder {
     public let runStart: Instant
     public private(set) var metrics = MetricSet()
     public private(set) var records: [PeerRecord] = []
-    public private(set) var messagesReceived = 0
     /// Called with each record the moment a peer ends.
     public var onRecord: (PeerRecord) -> Void = { _ in }
     /// More callers of each record, after `onRecord` (the worker's reconnects).
@@ -37,8 +36,6 @@ public final class RunRecorder {
     public private(set) var connectedPeers = 0
     public func countSocketDrops(_ count: Int) { socketDrops += count }
 
-    public func countMessageReceived() { messagesReceived += 1 }
-
     /// What the ended peers received, and each live call's running totals by its token.
     private var endedReceive = ReceiveTotals()
     private var liveReceive: [Int: () -> ReceiveTotals] = [:]
@@ -62,6 +59,12 @@ public final class RunRecorder {
         endedReceive = endedReceive + ReceiveTotals(record.streams)
         if record.outcome == .failed { metrics.increment(.failedPeers) }
         if record.endedConnected { connectedPeers += 1 }
+        if let messages = record.messages {
+            metrics.increment(.messagesSent, by: messages.sent)
+            metrics.increment(.messagesReceived, by: messages.received)
+            metrics.increment(.messagesLost, by: messages.lost)
+            metrics.increment(.messagesDuplicated, by: messages.duplicated)
+        }
         for (phase, value) in record.phases {
             if let name = MetricName(rawValue: phase), name.kind == .distribution { metrics.record(value, in: name) }
         }

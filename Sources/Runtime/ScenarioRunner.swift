@@ -316,6 +316,10 @@ public final class ScenarioRunner {
             warnings.append(early)
             options.progress(early)
         }
+        // The built-in server's relays of the members' rooms (pairs' offers and answers go
+        // through other rooms and are not counted).
+        let rooms = RoomMessageSummary.rooms(of: records, relayedByRoom: server?.stats.messagesRelayedByRoom)
+        if let relayed = RoomMessageSummary.total(of: rooms).relayed, !rooms.isEmpty { metrics.increment(.messagesRelayed, by: relayed) }
         let outcomes = scenario.judgedThresholds.compactMap { judged -> ThresholdOutcome? in
             guard let threshold = try? Threshold(parsing: judged.spec.expr) else { return nil }
             let verdict = threshold.evaluate(metrics)
@@ -336,8 +340,9 @@ public final class ScenarioRunner {
             warnings.append("\(cell.label): no server-side figures: \(problem)")
         }
         targetVersion = targetVersion ?? statsPoller?.version
-        let cellReport = CellReport(label: cell.label, parameters: cell.parameters, metrics: metrics, thresholds: outcomes,
+        var cellReport = CellReport(label: cell.label, parameters: cell.parameters, metrics: metrics, thresholds: outcomes,
                                     timeSeries: samples, peers: records, serverSamples: serverSamples)
+        cellReport.rooms = rooms.isEmpty ? nil : rooms
         return .success((cellReport, workerReports, lost.isEmpty ? nil : lost.keys.sorted().compactMap { lost[$0] }.joined(separator: "; ")))
     }
 
