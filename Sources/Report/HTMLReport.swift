@@ -10,13 +10,7 @@ public enum HTMLReport {
         var html = """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8"><title>\(Format.escape(report.scenarioName)) - rtcswarm</title>
-        <style>
-        body{font-family:sans-serif;margin:24px;color:#222;max-width:1400px}
-        table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
-        th:first-child,td:first-child{text-align:left}.verdict{padding:8px 12px;font-weight:bold;display:inline-block}
-        .pass{background:#d9f2d9}.fail{background:#f8d7da}.charts{display:flex;flex-wrap:wrap;gap:12px}
-        .charts svg{border:1px solid #ddd;background:#fff}pre{white-space:pre-wrap;overflow-wrap:anywhere}
-        </style></head><body>
+        \(style)</head><body>
         <h1>\(Format.escape(report.scenarioName))</h1>
         <p>rtcswarm \(Format.escape(report.rtcswarmVersion)), started \(Format.escape(report.startedAt)), \(Format.number(report.durationS)) s, seed \(report.seed)\(Format.escape(report.targetVersion.map { ", target \($0)" } ?? ""))\(Format.escape(report.iceProfile.map { ", ICE profile \($0)" } ?? ""))</p>
         <p class="verdict \(report.passed ? "pass" : "fail")">\(Format.escape(MarkdownSummary.verdict(report)))</p>
@@ -35,6 +29,17 @@ public enum HTMLReport {
         html += "<h2>Scenario</h2><pre>\(Format.escape(report.resolvedScenario))</pre>\(sortScript)</body></html>\n"
         return html
     }
+
+    /// The report pages' one stylesheet (report.html, compare.html).
+    static let style = """
+        <style>
+        body{font-family:sans-serif;margin:24px;color:#222;max-width:1400px}
+        table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
+        th:first-child,td:first-child{text-align:left}.verdict{padding:8px 12px;font-weight:bold;display:inline-block}
+        .pass{background:#d9f2d9}.fail{background:#f8d7da}.charts{display:flex;flex-wrap:wrap;gap:12px}
+        .charts svg{border:1px solid #ddd;background:#fff}pre{white-space:pre-wrap;overflow-wrap:anywhere}
+        </style>
+        """
 
     /// The charts that have data; a signaling run shows join and relay times instead of
     /// the media charts it has no figures for.

@@ -14,6 +14,7 @@ public struct ReportComparison: Equatable, Sendable {
     }
 
     public let rows: [Row]
+    public let tolerancePct: Double
     /// Cells present in only one of the two reports.
     public let unmatchedCells: [String]
     public var regressions: [Row] { rows.filter(\.regression) }
@@ -36,6 +37,7 @@ public struct ReportComparison: Equatable, Sendable {
             }
         }
         self.rows = rows
+        self.tolerancePct = tolerancePct
         let oldLabels = Set(old.cells.map(\.label)), newLabels = Set(new.cells.map(\.label))
         unmatchedCells = oldLabels.symmetricDifference(newLabels).sorted()
     }
@@ -82,8 +84,7 @@ public struct ReportComparison: Equatable, Sendable {
         lines.append("| cell | figure | old | new | change | |")
         lines.append("|---|---|---|---|---|---|")
         for row in rows.sorted(by: { $0.regression && !$1.regression }) where row.old != row.new || row.regression {
-            let change = row.changePct.map { (($0 >= 0) ? "+" : "") + Format.number($0) + " %" } ?? "from 0"
-            lines.append("| \(row.cell) | `\(row.figure)` | \(Format.number(row.old)) | \(Format.number(row.new)) | \(change) | \(row.regression ? "**REGRESSION**" : "") |")
+            lines.append("| \(row.cell) | `\(row.figure)` | \(Format.number(row.old)) | \(Format.number(row.new)) | \(row.changeText) | \(row.regression ? "**REGRESSION**" : "") |")
         }
         return lines.joined(separator: "\n") + "\n"
     }
