@@ -56,24 +56,34 @@ public enum HTMLReport {
                 }
             }
         }
-        func overTime(_ value: (TimeSample) -> Double?) -> [SVGChart.Series] {
-            cells.filter { !$0.timeSeries.isEmpty }.map { cell in
-                SVGChart.Series(name: cell.label, points: cell.timeSeries.compactMap { sample in value(sample).map { (x: sample.tS, y: $0) } })
+        /// One line per cell and figure, named by the figure when a chart has several.
+        func overTime(_ figures: [(name: String, value: (TimeSample) -> Double?)]) -> [SVGChart.Series] {
+            cells.filter { !$0.timeSeries.isEmpty }.flatMap { cell in
+                figures.map { figure in
+                    SVGChart.Series(name: [cells.count > 1 || figures.count == 1 ? cell.label : nil, figures.count > 1 ? figure.name : nil]
+                                        .compactMap { $0 }.joined(separator: " "),
+                                    points: cell.timeSeries.compactMap { sample in figure.value(sample).map { (x: sample.tS, y: $0) } })
+                }
             }
         }
+        func overTime(_ value: @escaping (TimeSample) -> Double?) -> [SVGChart.Series] { overTime([("", value)]) }
+        func any(_ value: (TimeSample) -> Double?) -> Bool { cells.contains { $0.timeSeries.contains { (value($0) ?? 0) > 0 } } }
         var charts: [String?] = [
             SVGChart.lines(title: "Setup time (CDF)", xLabel: "setup_ms", yLabel: "% of peers", series: cdf(.setupMs)),
             SVGChart.lines(title: "Room join time (CDF)", xLabel: "join_ms", yLabel: "% of members", series: cdf(.joinMs)),
             SVGChart.lines(title: "Message relay time (CDF)", xLabel: "relay_ms", yLabel: "% of messages", series: cdf(.relayMs)),
             SVGChart.lines(title: "Packet loss per stream (CDF)", xLabel: "loss_pct", yLabel: "% of streams", series: cdf(.videoLossPct, .audioLossPct)),
             SVGChart.lines(title: "Jitter per stream (CDF)", xLabel: "jitter_ms", yLabel: "% of streams", series: cdf(.videoJitterMs, .audioJitterMs)),
-            SVGChart.lines(title: "Connected peers", xLabel: "s", yLabel: "peers", series: overTime { Double($0.connectedPeers) }),
-            SVGChart.lines(title: "Received bitrate", xLabel: "s", yLabel: "kbps",
-                           series: cells.contains { $0.timeSeries.contains { $0.receiveKbps > 0 } } ? overTime(\.receiveKbps) : []),
+            SVGChart.lines(title: "Peers connected and failed", xLabel: "s", yLabel: "peers",
+                           series: overTime([("connected", { Double($0.connectedPeers) }), ("failed", { Double($0.failedPeers) })])),
+            SVGChart.lines(title: "Bitrate sent and received", xLabel: "s", yLabel: "kbit/s",
+                           series: any(\.receiveKbps) || any(\.sendKbps) ? overTime([("sent", \.sendKbps), ("received", \.receiveKbps)]) : []),
             SVGChart.lines(title: "First-pass loss per second", xLabel: "s", yLabel: "% of packets", series: overTime(\.lossPct)),
             SVGChart.lines(title: "NACKs sent per second", xLabel: "s", yLabel: "NACKs/s",
-                           series: cells.contains { $0.timeSeries.contains { ($0.nacksPerS ?? 0) > 0 } } ? overTime(\.nacksPerS) : []),
+                           series: any(\.nacksPerS) ? overTime(\.nacksPerS) : []),
             SVGChart.lines(title: "Received fps per video stream", xLabel: "s", yLabel: "fps", series: overTime(\.fps)),
+            SVGChart.lines(title: "Worker event-loop lag p99", xLabel: "s", yLabel: "ms", series: any(\.lagP99Ms) ? overTime(\.lagP99Ms) : []),
+            SVGChart.lines(title: "Busiest worker's CPU", xLabel: "s", yLabel: "% of a core", series: overTime(\.cpuPct)),
             SVGChart.bars(title: "Resolution survival, minimum per cell", yLabel: "%", bars: cells.compactMap { cell in
                 cell.metrics.value(at: MetricAddress(.resolutionSurvival, .min)).map { (label: cell.label, value: $0) }
             }),

@@ -45,6 +45,7 @@ public enum ReportMerge {
                 existing.receiveKbps += sample.receiveKbps
                 existing.sendKbps += sample.sendKbps
                 existing.lagP99Ms = max(existing.lagP99Ms, sample.lagP99Ms)
+                existing.cpuPct = [existing.cpuPct, sample.cpuPct].compactMap { $0 }.max()
                 byTime[key] = existing
             } else {
                 var aligned = sample

@@ -124,6 +124,9 @@ public struct TimeSample: Codable, Equatable, Sendable {
     public var lossPct: Double?
     public var nacksPerS: Double?
     public var fps: Double?
+    /// The busiest worker's CPU over the second before, in percent of one core (its process's
+    /// CPU time; with one worker in the runner's process, the whole tool's).
+    public var cpuPct: Double?
 
     public init(tS: Double, connectingPeers: Int, connectedPeers: Int, failedPeers: Int, receiveKbps: Double,
                 sendKbps: Double, lagP99Ms: Double, lossPct: Double? = nil, nacksPerS: Double? = nil, fps: Double? = nil) {

@@ -250,6 +250,7 @@ public final class ScenarioRunner {
         var nextSample = runStart + .seconds(1)
         var bitrate = BitrateSeries()
         var receiveSeries = ReceiveSeries()
+        var cpuSeries = WorkerCPUSeries()
         func allDone() -> Bool { results.count + lost.count == workers && (workers == 1 || ended.count == workers) }
         while !allDone() && loop.now() < deadline {
             loop.run(until: { loop.now() >= nextSample || allDone() }, timeout: .seconds(2))
@@ -264,6 +265,7 @@ public final class ScenarioRunner {
                 bitrate.kbps(at: t, sent: now.reduce(0) { $0 + $1.bytesSent }, received: now.reduce(0) { $0 + $1.bytesReceived })
             (samples[samples.count - 1].lossPct, samples[samples.count - 1].nacksPerS, samples[samples.count - 1].fps) =
                 receiveSeries.figures(at: t, totals: now.compactMap(\.receive).reduce(ReceiveTotals(), +))
+            samples[samples.count - 1].cpuPct = cpuSeries.busiestPct(samples: latest)
             if let server {
                 let stats = server.stats
                 serverSamples.append(ServerSample(tS: t, values: [
