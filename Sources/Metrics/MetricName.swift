@@ -34,6 +34,9 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
     case framesUnknownSize = "frames_unknown_size"
     case latencyMs = "latency_ms"
     case psnrDb = "psnr_db"
+    /// SSIM (Y) of a decoded stream: its mean, and its 5th-percentile frame.
+    case ssim
+    case ssimP5 = "ssim_p5"
     case rttMs = "rtt_ms"
     case nacks
     case plis

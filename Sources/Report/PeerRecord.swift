@@ -95,6 +95,8 @@ public struct StreamRecord: Codable, Equatable, Sendable {
     public var psnrDb: Double?
     public var framesDecoded: Int?
     public var frameCodesRead: Int?
+    /// On the same decoded frames: SSIM of the Y plane against the same references.
+    public var ssim: SSIMFigures?
     /// The largest RFC 3550 jitter the stream reached, and its runs of lost packets
     /// (METRICS.md "burst": mean burst length = lost / episodes). Nil in older reports.
     public var jitterMaxMs: Double?

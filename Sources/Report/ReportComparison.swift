@@ -61,7 +61,7 @@ public struct ReportComparison: Equatable, Sendable {
 
     static func higherIsWorse(_ name: MetricName) -> Bool {
         switch name {
-        case .fps, .resolutionSurvival, .psnrDb, .connectedPeers: return false
+        case .fps, .resolutionSurvival, .psnrDb, .ssim, .ssimP5, .connectedPeers: return false
         default: return true
         }
     }
@@ -70,6 +70,7 @@ public struct ReportComparison: Equatable, Sendable {
         switch name {
         case .videoLossPct, .audioLossPct, .videoResidualLossPct, .audioResidualLossPct, .videoFrameLossPct, .resolutionSurvival, .cpuPct: return 0.5
         case .fps, .psnrDb, .rssMb: return 1
+        case .ssim, .ssimP5: return 0.01
         case .videoBurstMax, .audioBurstMax, .videoLossEpisodes, .audioLossEpisodes, .freezeCount, .harnessFreezeCount, .framesUnknownSize, .nacks, .plis, .failedPeers, .connectedPeers, .socketDrops: return 0.5
         default: return 5
         }

@@ -93,7 +93,7 @@ final class ReceivedStreamObserver {
         let expected = max(expectedFrames(), frames + rtp.framesDropped + framesStalled)
         let lost = max(0, expected - frames)
         let decoded = decoder?.results()
-        return StreamRecord(
+        var record = StreamRecord(
             kind: codec.isVideo ? "video" : "audio", codec: codec.rawValue,
             packetsReceived: Int(statistics.packetsReceived), packetsExpected: Int(statistics.packetsExpected),
             lossPct: statistics.lossPercent, residualLossPct: statistics.residualLossPercent, burstMax: statistics.burstMax,
@@ -106,6 +106,8 @@ final class ReceivedStreamObserver {
             psnrDb: decoded?.psnrMean, framesDecoded: decoded?.decoded, frameCodesRead: decoded?.codesRead,
             nacks: statistics.nacksSent, jitterMaxMs: statistics.jitterMaxMs, lossEpisodes: statistics.burstEpisodes, packetsNacked: statistics.packetsNacked, packetsRecovered: Int(statistics.packetsRecovered), plis: statistics.plisSent + statistics.firsSent, ssrc: statistics.ssrc,
             framesDroppedLate: rtp.framesDroppedLate, framesIncomplete: max(0, lost - rtp.framesDroppedLate))
+        record.ssim = decoded.flatMap { SSIMFigures(frames: $0.ssimValues) }
+        return record
     }
 
     /// The share of frames of known size that had the expected size (METRICS.md); nil for

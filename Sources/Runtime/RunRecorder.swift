@@ -84,6 +84,10 @@ public final class RunRecorder {
             if let survival = stream.resolutionSurvival { metrics.record(survival, in: .resolutionSurvival) }
             metrics.increment(.framesUnknownSize, by: stream.framesOfUnknownSize)  // 0 kept too: "none unknown" is a figure
             if let psnr = stream.psnrDb { metrics.record(psnr, in: .psnrDb) }
+            if let ssim = stream.ssim {
+                metrics.record(ssim.mean, in: .ssim)
+                metrics.record(ssim.p5, in: .ssimP5)
+            }
         }
         onRecord(record)
         for observer in observers { observer(record) }
