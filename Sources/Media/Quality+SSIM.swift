@@ -15,10 +15,12 @@ extension Quality {
         guard blocksWide >= 2, blocksHigh >= 2 else { return nil }
         let blocks = BlockSums.of(decoded, reference, blocksWide: blocksWide, blocksHigh: blocksHigh)
         var total = 0.0
-        for by in 0..<(blocksHigh - 1) {
-            for bx in 0..<(blocksWide - 1) {
-                let corners = [by * blocksWide + bx, by * blocksWide + bx + 1, (by + 1) * blocksWide + bx, (by + 1) * blocksWide + bx + 1]
-                total += corners.reduce(BlockSums()) { $0 + blocks[$1] }.windowSsim
+        blocks.withUnsafeBufferPointer { blocks in
+            for by in 0..<(blocksHigh - 1) {
+                let top = by * blocksWide, bottom = top + blocksWide
+                for bx in 0..<(blocksWide - 1) {
+                    total += (blocks[top + bx] + blocks[top + bx + 1] + blocks[bottom + bx] + blocks[bottom + bx + 1]).windowSsim
+                }
             }
         }
         return total / Double((blocksWide - 1) * (blocksHigh - 1))
@@ -36,18 +38,25 @@ private struct BlockSums {
 
     /// Every 4 x 4 block's sums of the Y planes, row by row.
     static func of(_ decoded: I420Image, _ reference: I420Image, blocksWide: Int, blocksHigh: Int) -> [BlockSums] {
-        var blocks = [BlockSums](repeating: BlockSums(), count: blocksWide * blocksHigh)
+        var blocks: [BlockSums] = []
+        blocks.reserveCapacity(blocksWide * blocksHigh)
         let width = decoded.width
         decoded.data.withUnsafeBufferPointer { a in
             reference.data.withUnsafeBufferPointer { b in
-                for y in 0..<(blocksHigh * 4) {
-                    let rowStart = y * width, blockRow = (y / 4) * blocksWide
-                    for x in 0..<(blocksWide * 4) {
-                        let p = Int(a[rowStart + x]), q = Int(b[rowStart + x])
-                        blocks[blockRow + x / 4].a += p
-                        blocks[blockRow + x / 4].b += q
-                        blocks[blockRow + x / 4].squares += p * p + q * q
-                        blocks[blockRow + x / 4].products += p * q
+                for by in 0..<blocksHigh {
+                    for bx in 0..<blocksWide {
+                        var sums = BlockSums()
+                        for y in (by * 4)..<(by * 4 + 4) {
+                            let start = y * width + bx * 4
+                            for index in start..<(start + 4) {
+                                let p = Int(a[index]), q = Int(b[index])
+                                sums.a += p
+                                sums.b += q
+                                sums.squares += p * p + q * q
+                                sums.products += p * q
+                            }
+                        }
+                        blocks.append(sums)
                     }
                 }
             }

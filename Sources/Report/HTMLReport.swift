@@ -1,10 +1,11 @@
 import Metrics
 
 /// `report.html`: one self-contained file (inline CSS and SVG, a small inline script that
-/// sorts the peer table and nothing fetched) with the
-/// verdict, the figures side by side, and the charts: setup-time CDF and phase breakdown,
-/// loss and jitter distributions, peers and bitrate over time, resolution survival,
-/// server-side figures, workers, and the peers ranked worst first.
+/// sorts the peer table and nothing fetched) with the verdict, the figures side by side,
+/// the setup phases, the rooms' messages, and the charts: setup-time CDF, loss and jitter
+/// distributions, per second the peers connected and failed, bitrate sent and received,
+/// loss, NACKs, fps, worker lag and CPU, resolution survival, server-side figures; then the
+/// workers and the peers ranked worst first.
 public enum HTMLReport {
     public static func render(_ report: RunReport) -> String {
         var html = """

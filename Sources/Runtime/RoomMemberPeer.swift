@@ -8,8 +8,8 @@ import Signaling
 /// its id and a sequence number. It measures `join_ms` (join sent -> `joined`), `relay_ms`
 /// (a message's send time in another member -> its arrival here; one machine shares the
 /// monotonic clock) and the messages it sent, received, lost and got twice
-/// (`RoomMessageCounts`), and ends with `leave`. A refused join, a lost connection or a silent server ends it as failed
-/// with the reason.
+/// (`RoomMessageCounts`), and ends with `leave`. A refused join, a lost connection or a
+/// silent server ends it as failed with the reason.
 public final class RoomMemberPeer: PeerDriver {
     public struct Settings: Sendable {
         public var target: ResolvedTarget

@@ -67,4 +67,19 @@ final class RoomMessageCountsTests: XCTestCase {
         let merged = try ReportMerge.merge([ReportFixtures.report(cells: [a]), ReportFixtures.report(cells: [b])])
         XCTAssertEqual(merged.cells.first?.rooms, [RoomMessageSummary(room: "r0", members: 2, sent: 6, relayed: 6, received: 5, lost: 1)])
     }
+
+    /// Two more lost messages are a regression; twice the messages sent (a longer run) is not.
+    func testCompareCountsLostMessagesAsARegressionAndMoreMessagesAsNone() {
+        func run(sent: Int, lost: Int) -> RunReport {
+            var metrics = MetricSet()
+            metrics.increment(.messagesSent, by: sent)
+            metrics.increment(.messagesLost, by: lost)
+            return ReportFixtures.report(cells: [CellReport(label: "default", metrics: metrics)])
+        }
+        let comparison = ReportComparison(old: run(sent: 100, lost: 0), new: run(sent: 200, lost: 2))
+        XCTAssertEqual(comparison.regressions.map(\.figure), ["messages_lost"])
+        let sent = comparison.rows.first { $0.figure == "messages_sent" }
+        XCTAssertEqual(sent.map { [$0.old, $0.new] }, [100, 200])
+        XCTAssertEqual(sent?.regression, false)
+    }
 }
