@@ -83,6 +83,8 @@ public enum HTMLReport {
             SVGChart.lines(title: "NACKs sent per second", xLabel: "s", yLabel: "NACKs/s",
                            series: any(\.nacksPerS) ? overTime(\.nacksPerS) : []),
             SVGChart.lines(title: "Received fps per video stream", xLabel: "s", yLabel: "fps", series: overTime(\.fps)),
+            SVGChart.lines(title: "Room message relay time per second", xLabel: "s", yLabel: "ms",
+                           series: overTime([("p50", \.relayP50Ms), ("p95", \.relayP95Ms)])),
             SVGChart.lines(title: "Worker event-loop lag p99", xLabel: "s", yLabel: "ms", series: any(\.lagP99Ms) ? overTime(\.lagP99Ms) : []),
             SVGChart.lines(title: "Busiest worker's CPU", xLabel: "s", yLabel: "% of a core", series: overTime(\.cpuPct)),
             SVGChart.bars(title: "Resolution survival, minimum per cell", yLabel: "%", bars: cells.compactMap { cell in

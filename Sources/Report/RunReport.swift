@@ -127,6 +127,17 @@ public struct TimeSample: Codable, Equatable, Sendable {
     /// The busiest worker's CPU over the second before, in percent of one core (its process's
     /// CPU time; with one worker in the runner's process, the whole tool's).
     public var cpuPct: Double?
+    /// Room messages received in the second before (the workers' samples in it) and their
+    /// relay times' median and 95th percentile (`relay_ms`); nil without a message.
+    public var relayMessages: Int?
+    public var relayP50Ms: Double?
+    public var relayP95Ms: Double?
+
+    /// Sets the relay figures from the second's relay times.
+    public mutating func relays(_ histogram: Histogram) {
+        guard histogram.count > 0 else { return (relayMessages, relayP50Ms, relayP95Ms) = (nil, nil, nil) }
+        (relayMessages, relayP50Ms, relayP95Ms) = (histogram.count, histogram.percentile(50), histogram.percentile(95))
+    }
 
     public init(tS: Double, connectingPeers: Int, connectedPeers: Int, failedPeers: Int, receiveKbps: Double,
                 sendKbps: Double, lagP99Ms: Double, lossPct: Double? = nil, nacksPerS: Double? = nil, fps: Double? = nil) {

@@ -24,7 +24,19 @@ public final class RunRecorder {
     /// Milliseconds since the run started.
     public func offset(_ instant: Instant) -> Double { instant.milliseconds(since: runStart) }
 
-    public func record(_ value: Double, in name: MetricName) { metrics.record(value, in: name) }
+    public func record(_ value: Double, in name: MetricName) {
+        metrics.record(value, in: name)
+        if name == .relayMs { recentRelays.record(value) }
+    }
+
+    /// Relay times of the room messages received since the last `takeRecentRelays()`.
+    private var recentRelays = Histogram()
+
+    /// The relay times since the previous call (the worker's previous sample); nil when none.
+    func takeRecentRelays() -> Histogram? {
+        defer { recentRelays = Histogram() }
+        return recentRelays.count > 0 ? recentRelays : nil
+    }
 
     /// The worker's event-loop lag p99 in milliseconds, read from the `lag_ms` histogram
     /// the report keeps: the live progress line and the report show this one estimate.

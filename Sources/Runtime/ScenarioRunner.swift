@@ -170,6 +170,8 @@ public final class ScenarioRunner {
         let runStart = loop.now() + .milliseconds(workers > 1 ? 800 : 100)
         var records: [PeerRecord] = []
         var latest: [Int: WorkerSample] = [:]
+        /// The relay times the workers' samples brought since the last tick.
+        var recentRelays = Histogram()
         var results: [Int: WorkerResult] = [:]
         var ended = Set<Int>()
         /// Records as each worker sent them, and why a worker was lost.
@@ -182,7 +184,10 @@ public final class ScenarioRunner {
                 records.append(record)
                 try? peerLog.append(record)
             }
-            if let sample = message.sample { latest[worker] = sample }
+            if let sample = message.sample {
+                latest[worker] = sample
+                if let relays = sample.relays { recentRelays.merge(relays) }
+            }
             if let result = message.result { results[worker] = result }
         }
         func workerLost(_ worker: Int, _ how: String) {
@@ -266,6 +271,8 @@ public final class ScenarioRunner {
             (samples[samples.count - 1].lossPct, samples[samples.count - 1].nacksPerS, samples[samples.count - 1].fps) =
                 receiveSeries.figures(at: t, totals: now.compactMap(\.receive).reduce(ReceiveTotals(), +))
             samples[samples.count - 1].cpuPct = cpuSeries.busiestPct(samples: latest)
+            samples[samples.count - 1].relays(recentRelays)
+            recentRelays = Histogram()
             if let server {
                 let stats = server.stats
                 serverSamples.append(ServerSample(tS: t, values: [
@@ -297,6 +304,7 @@ public final class ScenarioRunner {
                                                                    received: final.reduce(0) { $0 + $1.1 })
             // Its stretch is a fraction of a second of peers stopping: no loss, NACK or fps figure.
             (closing.lossPct, closing.nacksPerS, closing.fps) = (nil, nil, nil)
+            closing.relays(recentRelays)  // what came since the last tick, not the last tick's again
             samples.append(closing)
         }
         for child in children where child.exitStatus == nil && !ended.contains(child.index) {

@@ -13,13 +13,14 @@ final class ReportRenderingTests: XCTestCase {
         for value in stride(from: 5.0, through: 400, by: 5) { metrics.record(value, in: .setupMs) }
         for value in stride(from: 0.1, through: 3, by: 0.1) { metrics.record(value, in: .relayMs) }
         // Every per-second chart with data: peers (connected, failed), bitrate (sent,
-        // received), loss, NACKs, fps, worker lag and CPU.
+        // received), loss, NACKs, fps, room message relay time, worker lag and CPU.
         let samples = (0..<20).map { second in
             var sample = TimeSample(tS: Double(second), connectingPeers: 0, connectedPeers: min(second, 10) * 50, failedPeers: second / 4,
                                     receiveKbps: Double(min(second, 10)) * 400, sendKbps: Double(min(second, 10)) * 380,
                                     lagP99Ms: 0.2 + Double(second % 5), lossPct: second == 12 ? 5 : 0.1, nacksPerS: second == 12 ? 40 : 1,
                                     fps: 29 + Double(second % 2))
             sample.cpuPct = 20 + Double(second)
+            sample.relays(Histogram((0..<50).map { Double($0 % 10) / 4 + Double(second % 3) }))
             return sample
         }
         // Peers with phases: the phase table, the stacked median/tail chart and the peer table.
@@ -43,7 +44,7 @@ final class ReportRenderingTests: XCTestCase {
         try HeadlessChromium.screenshot(of: folder.appendingPathComponent("empty.html"), to: blank, height: 4000)
         let html = try String(contentsOf: folder.appendingPathComponent("report.html"), encoding: .utf8)
         for title in ["Peers connected and failed", "Bitrate sent and received", "First-pass loss per second", "NACKs sent per second",
-                      "Received fps per video stream", "Worker event-loop lag p99", "Busiest worker&apos;s CPU"] {
+                      "Received fps per video stream", "Room message relay time per second", "Worker event-loop lag p99", "Busiest worker&apos;s CPU"] {
             XCTAssertTrue(html.contains(">\(title)</text>"), "chart \(title) is drawn")
         }
         XCTAssertFalse(output.contains("Uncaught"), "no script errors: \(output)")
@@ -52,10 +53,10 @@ final class ReportRenderingTests: XCTestCase {
         let drawn = try chartPixels(shot)
         let none = try chartPixels(blank)
         XCTAssertEqual(none, 0, "a report without figures draws nothing in the chart colour")
-        // Nine lines (setup CDF, relay CDF, connected, sent, loss, NACKs, fps, lag, CPU) of
+        // Ten lines (setup CDF, relay CDF, connected, sent, loss, NACKs, fps, relay p50, lag, CPU) of
         // 300+ px at 2 px width, or more.
-        XCTAssertGreaterThan(drawn, 5_400, "the chart lines were drawn")
-        // The second series colour (#d62728): the failed peers and the received bitrate.
+        XCTAssertGreaterThan(drawn, 6_000, "the chart lines were drawn")
+        // The second series colour (#d62728): the failed peers, the received bitrate, relay p95.
         XCTAssertGreaterThan(try chartPixels(shot, "214", "39", "40"), 1_200, "the second line of the two-line charts was drawn")
     }
 

@@ -37,6 +37,14 @@ final class RoomMessageRunTests: XCTestCase {
         // The same counts in peers.ndjson, written as each member left.
         let logged = try PeerLog.read(folder.appendingPathComponent("peers.ndjson"))
         XCTAssertEqual(logged.compactMap(\.messages?.received).reduce(0, +), 4)
+        // The per-second relay series counts the same four messages (all relayed by 3.5 s,
+        // before the last tick), each second's median within the run's relay times.
+        XCTAssertEqual(cell.timeSeries.compactMap(\.relayMessages).reduce(0, +), 4)
+        let relayed = try XCTUnwrap(cell.metrics.histograms[.relayMs])
+        for sample in cell.timeSeries {
+            guard let p50 = sample.relayP50Ms, let p95 = sample.relayP95Ms else { continue }
+            XCTAssertTrue(p50 <= p95 && p95 <= (relayed.max ?? 0) * 1.001, "at \(sample.tS) s: \(p50) \(p95)")
+        }
         let summary = MarkdownSummary.render(report)
         XCTAssertTrue(summary.contains("| total | 3 | 6 | 4 | 4 | 0 | 0 |"), summary)
     }
