@@ -4,7 +4,8 @@ import RTCBase
 
 /// Media costs on one thread: generating test-pattern frames, encoding and decoding them
 /// per codec and size (the codec libraries with rtcswarm's settings: one thread, default
-/// bitrate for the size, keyframe every 300 frames), and Opus per 20 ms frame.
+/// bitrate for the size, keyframe every 300 frames), the quality figures a decoded sample
+/// costs per frame (PSNR and SSIM of the Y plane), and Opus per 20 ms frame.
 ///
 /// The first `warmup` frames of each encoder (its keyframe among them) are not timed;
 /// each figure is then the mean over `frames` consecutive frames of the moving pattern.
@@ -25,6 +26,7 @@ struct MediaBenchmark {
 
     func run() throws {
         for item in cases { measureGeneration(item) }
+        for item in cases { measureQuality(item) }
         for codec in codecs {
             for item in cases { try measureVideo(codec, item) }
         }
@@ -47,6 +49,22 @@ struct MediaBenchmark {
         }
         print("media frame generation \(item.resolution): "
               + "\(watch.perOperation(count, per: "frame", unit: .milliseconds)); N=\(count)")
+    }
+
+    /// PSNR and SSIM of each frame against the next one of the pattern (a moving picture, so
+    /// the planes differ as a decoded frame and its reference do).
+    private func measureQuality(_ item: Case) {
+        var source = VideoSource()
+        let images = (0...item.frames).map { Self.frame($0, item.resolution, from: &source).image }
+        var psnr = Stopwatch(), ssim = Stopwatch()
+        var checksum = 0.0
+        for index in 0..<item.frames {
+            checksum += psnr.time { Quality.psnrY(images[index], reference: images[index + 1]) ?? 0 }
+            checksum += ssim.time { Quality.ssimY(images[index], reference: images[index + 1]) ?? 0 }
+        }
+        print("media quality \(item.resolution): psnr \(psnr.perOperation(item.frames, per: "frame", unit: .milliseconds)); "
+              + "ssim \(ssim.perOperation(item.frames, per: "frame", unit: .milliseconds)); "
+              + String(format: "checksum %.1f; N=%d", checksum, item.frames))
     }
 
     private func measureVideo(_ codec: MediaCodec, _ item: Case) throws {

@@ -38,6 +38,9 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
     case switchesMissed = "switches_missed"
     case latencyMs = "latency_ms"
     case psnrDb = "psnr_db"
+    /// SSIM (Y) of a decoded stream: its mean, and its 5th-percentile frame.
+    case ssim
+    case ssimP5 = "ssim_p5"
     case rttMs = "rtt_ms"
     case nacks
     case plis
@@ -46,6 +49,13 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
     case connectedPeers = "connected_peers"
     case joinMs = "join_ms"
     case relayMs = "relay_ms"
+    /// Room messages (role `member`, `RoomMessageCounts`): sent, copies the server relayed,
+    /// copies received, and lost and duplicated by the senders' sequence numbers.
+    case messagesSent = "messages_sent"
+    case messagesRelayed = "messages_relayed"
+    case messagesReceived = "messages_received"
+    case messagesLost = "messages_lost"
+    case messagesDuplicated = "messages_duplicated"
     // Per worker (the harness watching itself).
     case lagMs = "lag_ms"
     case cpuPct = "cpu_pct"
@@ -79,7 +89,8 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
 
     public var kind: Kind {
         switch self {
-        case .nacks, .plis, .failedPeers, .socketDrops, .framesUnknownSize, .switchesMissed: .counter
+        case .nacks, .plis, .failedPeers, .socketDrops, .framesUnknownSize, .switchesMissed, .messagesSent, .messagesRelayed, .messagesReceived,
+             .messagesLost, .messagesDuplicated: .counter
         case .connectedPeers: .gauge
         default: .distribution
         }

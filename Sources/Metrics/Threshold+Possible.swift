@@ -1,10 +1,12 @@
 extension MetricName {
     /// Every value the figure can take: none is negative (times, counts, shares), and
     /// the shares of packets, frames or time are at most 100 %. (`cpu_pct` is left open:
-    /// a process may use more than one core.)
+    /// a process may use more than one core.) SSIM is at most 1 and, for pictures that
+    /// are each other's negative, as low as -1.
     public var possibleValues: ClosedRange<Double> {
         switch self {
         case .videoLossPct, .audioLossPct, .videoResidualLossPct, .audioResidualLossPct, .videoFrameLossPct, .resolutionSurvival: 0...100
+        case .ssim, .ssimP5: -1...1
         default: 0...Double.greatestFiniteMagnitude
         }
     }

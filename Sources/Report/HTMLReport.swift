@@ -1,22 +1,17 @@
 import Metrics
 
 /// `report.html`: one self-contained file (inline CSS and SVG, a small inline script that
-/// sorts the peer table and nothing fetched) with the
-/// verdict, the figures side by side, and the charts: setup-time CDF and phase breakdown,
-/// loss and jitter distributions, peers and bitrate over time, resolution survival,
-/// server-side figures, workers, and the peers ranked worst first.
+/// sorts the peer table and nothing fetched) with the verdict, the figures side by side,
+/// the setup phases, the rooms' messages, and the charts: setup-time CDF, loss and jitter
+/// distributions, per second the peers connected and failed, bitrate sent and received,
+/// loss, NACKs, fps, worker lag and CPU, resolution survival, server-side figures; then the
+/// workers and the peers ranked worst first.
 public enum HTMLReport {
     public static func render(_ report: RunReport) -> String {
         var html = """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8"><title>\(Format.escape(report.scenarioName)) - rtcswarm</title>
-        <style>
-        body{font-family:sans-serif;margin:24px;color:#222;max-width:1400px}
-        table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
-        th:first-child,td:first-child{text-align:left}.verdict{padding:8px 12px;font-weight:bold;display:inline-block}
-        .pass{background:#d9f2d9}.fail{background:#f8d7da}.charts{display:flex;flex-wrap:wrap;gap:12px}
-        .charts svg{border:1px solid #ddd;background:#fff}pre{white-space:pre-wrap;overflow-wrap:anywhere}
-        </style></head><body>
+        \(style)</head><body>
         <h1>\(Format.escape(report.scenarioName))</h1>
         <p>rtcswarm \(Format.escape(report.rtcswarmVersion)), started \(Format.escape(report.startedAt)), \(Format.number(report.durationS)) s, seed \(report.seed)\(Format.escape(report.targetVersion.map { ", target \($0)" } ?? ""))\(Format.escape(report.iceProfile.map { ", ICE profile \($0)" } ?? ""))</p>
         <p class="verdict \(report.passed ? "pass" : "fail")">\(Format.escape(MarkdownSummary.verdict(report)))</p>
@@ -27,6 +22,7 @@ public enum HTMLReport {
         html += figuresTable(report)
         html += thresholdsTable(report)
         html += phasesSection(report)
+        html += roomsSection(report)
         html += "<h2>Charts</h2><div class=\"charts\">"
         html += charts(report).joined()
         html += "</div>"
@@ -35,6 +31,17 @@ public enum HTMLReport {
         html += "<h2>Scenario</h2><pre>\(Format.escape(report.resolvedScenario))</pre>\(sortScript)</body></html>\n"
         return html
     }
+
+    /// The report pages' one stylesheet (report.html, compare.html).
+    static let style = """
+        <style>
+        body{font-family:sans-serif;margin:24px;color:#222;max-width:1400px}
+        table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
+        th:first-child,td:first-child{text-align:left}.verdict{padding:8px 12px;font-weight:bold;display:inline-block}
+        .pass{background:#d9f2d9}.fail{background:#f8d7da}.charts{display:flex;flex-wrap:wrap;gap:12px}
+        .charts svg{border:1px solid #ddd;background:#fff}pre{white-space:pre-wrap;overflow-wrap:anywhere}
+        </style>
+        """
 
     /// The charts that have data; a signaling run shows join and relay times instead of
     /// the media charts it has no figures for.
@@ -51,24 +58,36 @@ public enum HTMLReport {
                 }
             }
         }
-        func overTime(_ value: (TimeSample) -> Double?) -> [SVGChart.Series] {
-            cells.filter { !$0.timeSeries.isEmpty }.map { cell in
-                SVGChart.Series(name: cell.label, points: cell.timeSeries.compactMap { sample in value(sample).map { (x: sample.tS, y: $0) } })
+        /// One line per cell and figure, named by the figure when a chart has several.
+        func overTime(_ figures: [(name: String, value: (TimeSample) -> Double?)]) -> [SVGChart.Series] {
+            cells.filter { !$0.timeSeries.isEmpty }.flatMap { cell in
+                figures.map { figure in
+                    SVGChart.Series(name: [cells.count > 1 || figures.count == 1 ? cell.label : nil, figures.count > 1 ? figure.name : nil]
+                                        .compactMap { $0 }.joined(separator: " "),
+                                    points: cell.timeSeries.compactMap { sample in figure.value(sample).map { (x: sample.tS, y: $0) } })
+                }
             }
         }
+        func overTime(_ value: @escaping (TimeSample) -> Double?) -> [SVGChart.Series] { overTime([("", value)]) }
+        func any(_ value: (TimeSample) -> Double?) -> Bool { cells.contains { $0.timeSeries.contains { (value($0) ?? 0) > 0 } } }
         var charts: [String?] = [
             SVGChart.lines(title: "Setup time (CDF)", xLabel: "setup_ms", yLabel: "% of peers", series: cdf(.setupMs)),
             SVGChart.lines(title: "Room join time (CDF)", xLabel: "join_ms", yLabel: "% of members", series: cdf(.joinMs)),
             SVGChart.lines(title: "Message relay time (CDF)", xLabel: "relay_ms", yLabel: "% of messages", series: cdf(.relayMs)),
             SVGChart.lines(title: "Packet loss per stream (CDF)", xLabel: "loss_pct", yLabel: "% of streams", series: cdf(.videoLossPct, .audioLossPct)),
             SVGChart.lines(title: "Jitter per stream (CDF)", xLabel: "jitter_ms", yLabel: "% of streams", series: cdf(.videoJitterMs, .audioJitterMs)),
-            SVGChart.lines(title: "Connected peers", xLabel: "s", yLabel: "peers", series: overTime { Double($0.connectedPeers) }),
-            SVGChart.lines(title: "Received bitrate", xLabel: "s", yLabel: "kbps",
-                           series: cells.contains { $0.timeSeries.contains { $0.receiveKbps > 0 } } ? overTime(\.receiveKbps) : []),
+            SVGChart.lines(title: "Peers connected and failed", xLabel: "s", yLabel: "peers",
+                           series: overTime([("connected", { Double($0.connectedPeers) }), ("failed", { Double($0.failedPeers) })])),
+            SVGChart.lines(title: "Bitrate sent and received", xLabel: "s", yLabel: "kbit/s",
+                           series: any(\.receiveKbps) || any(\.sendKbps) ? overTime([("sent", \.sendKbps), ("received", \.receiveKbps)]) : []),
             SVGChart.lines(title: "First-pass loss per second", xLabel: "s", yLabel: "% of packets", series: overTime(\.lossPct)),
             SVGChart.lines(title: "NACKs sent per second", xLabel: "s", yLabel: "NACKs/s",
-                           series: cells.contains { $0.timeSeries.contains { ($0.nacksPerS ?? 0) > 0 } } ? overTime(\.nacksPerS) : []),
+                           series: any(\.nacksPerS) ? overTime(\.nacksPerS) : []),
             SVGChart.lines(title: "Received fps per video stream", xLabel: "s", yLabel: "fps", series: overTime(\.fps)),
+            SVGChart.lines(title: "Room message relay time per second", xLabel: "s", yLabel: "ms",
+                           series: overTime([("p50", \.relayP50Ms), ("p95", \.relayP95Ms)])),
+            SVGChart.lines(title: "Worker event-loop lag p99", xLabel: "s", yLabel: "ms", series: any(\.lagP99Ms) ? overTime(\.lagP99Ms) : []),
+            SVGChart.lines(title: "Busiest worker's CPU", xLabel: "s", yLabel: "% of a core", series: overTime(\.cpuPct)),
             SVGChart.bars(title: "Resolution survival, minimum per cell", yLabel: "%", bars: cells.compactMap { cell in
                 cell.metrics.value(at: MetricAddress(.resolutionSurvival, .min)).map { (label: cell.label, value: $0) }
             }),
@@ -100,6 +119,12 @@ public enum HTMLReport {
             PhaseBreakdown(cell)?.html(cell: report.cells.count > 1 ? cell.label : "")
         }
         return sections.isEmpty ? "" : "<h2>Setup phases</h2>" + sections.joined()
+    }
+
+    /// Each cell's room messages: the total and the rooms that lost most.
+    private static func roomsSection(_ report: RunReport) -> String {
+        let sections = report.cells.map { RoomMessageSummary.html($0.rooms ?? [], cell: report.cells.count > 1 ? $0.label : "") }
+        return sections.allSatisfy(\.isEmpty) ? "" : "<h2>Rooms</h2>" + sections.joined()
     }
 
     private static func thresholdsTable(_ report: RunReport) -> String {

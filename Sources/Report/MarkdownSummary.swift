@@ -23,6 +23,9 @@ public enum MarkdownSummary {
             if let phases = PhaseBreakdown(cell) { lines += phases.markdown(cell: report.cells.count > 1 ? cell.label : "") }
         }
         lines += ResolutionCounts(report.cells).markdown
+        for cell in report.cells {
+            lines += RoomMessageSummary.markdown(cell.rooms ?? [], cell: report.cells.count > 1 ? cell.label : "")
+        }
         let thresholds = report.cells.flatMap { cell in cell.thresholds.map { (cell.label, $0) } }
         if !thresholds.isEmpty {
             lines.append("| threshold | cell | measured | result |")

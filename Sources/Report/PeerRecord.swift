@@ -35,6 +35,8 @@ public struct PeerRecord: Codable, Equatable, Sendable {
     /// while the call went on: the room server went away mid-call, yet media may continue.
     public var signalingLostAtMs: Double?
     public var signalingLostReason: String?
+    /// A room member's messages: sent, received, lost and duplicated (`RoomMessageCounts`).
+    public var messages: RoomMessageCounts?
 
     /// Its one final state as `connected_peers` counts it: it finished setup (WebRTC peers:
     /// set up; members: joined) and did not fail afterwards. A failed peer is only in
@@ -93,6 +95,8 @@ public struct StreamRecord: Codable, Equatable, Sendable {
     public var psnrDb: Double?
     public var framesDecoded: Int?
     public var frameCodesRead: Int?
+    /// On the same decoded frames: SSIM of the Y plane against the same references.
+    public var ssim: SSIMFigures?
     /// The largest RFC 3550 jitter the stream reached, and its runs of lost packets
     /// (METRICS.md "burst": mean burst length = lost / episodes). Nil in older reports.
     public var jitterMaxMs: Double?

@@ -14,6 +14,7 @@ public struct ReportComparison: Equatable, Sendable {
     }
 
     public let rows: [Row]
+    public let tolerancePct: Double
     /// Cells present in only one of the two reports.
     public let unmatchedCells: [String]
     public var regressions: [Row] { rows.filter(\.regression) }
@@ -36,6 +37,7 @@ public struct ReportComparison: Equatable, Sendable {
             }
         }
         self.rows = rows
+        self.tolerancePct = tolerancePct
         let oldLabels = Set(old.cells.map(\.label)), newLabels = Set(new.cells.map(\.label))
         unmatchedCells = oldLabels.symmetricDifference(newLabels).sorted()
     }
@@ -59,7 +61,7 @@ public struct ReportComparison: Equatable, Sendable {
 
     static func higherIsWorse(_ name: MetricName) -> Bool {
         switch name {
-        case .fps, .resolutionSurvival, .psnrDb, .connectedPeers: return false
+        case .fps, .resolutionSurvival, .psnrDb, .ssim, .ssimP5, .connectedPeers: return false
         default: return true
         }
     }
@@ -68,6 +70,10 @@ public struct ReportComparison: Equatable, Sendable {
         switch name {
         case .videoLossPct, .audioLossPct, .videoResidualLossPct, .audioResidualLossPct, .videoFrameLossPct, .resolutionSurvival, .cpuPct: return 0.5
         case .fps, .psnrDb, .rssMb: return 1
+        case .ssim, .ssimP5: return 0.01
+        case .messagesLost, .messagesDuplicated: return 0.5
+        // How much the members said, not how well it went: a longer or larger run sends more.
+        case .messagesSent, .messagesRelayed, .messagesReceived: return .infinity
         case .videoBurstMax, .audioBurstMax, .videoLossEpisodes, .audioLossEpisodes, .freezeCount, .harnessFreezeCount, .framesUnknownSize, .nacks, .plis, .failedPeers, .connectedPeers, .socketDrops: return 0.5
         default: return 5
         }
@@ -82,8 +88,7 @@ public struct ReportComparison: Equatable, Sendable {
         lines.append("| cell | figure | old | new | change | |")
         lines.append("|---|---|---|---|---|---|")
         for row in rows.sorted(by: { $0.regression && !$1.regression }) where row.old != row.new || row.regression {
-            let change = row.changePct.map { (($0 >= 0) ? "+" : "") + Format.number($0) + " %" } ?? "from 0"
-            lines.append("| \(row.cell) | `\(row.figure)` | \(Format.number(row.old)) | \(Format.number(row.new)) | \(change) | \(row.regression ? "**REGRESSION**" : "") |")
+            lines.append("| \(row.cell) | `\(row.figure)` | \(Format.number(row.old)) | \(Format.number(row.new)) | \(row.changeText) | \(row.regression ? "**REGRESSION**" : "") |")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -71,6 +71,7 @@ public enum ReportMerge {
                 existing.receiveKbps += sample.receiveKbps
                 existing.sendKbps += sample.sendKbps
                 existing.lagP99Ms = max(existing.lagP99Ms, sample.lagP99Ms)
+                existing.cpuPct = [existing.cpuPct, sample.cpuPct].compactMap { $0 }.max()
                 byTime[key] = existing
             } else {
                 var aligned = sample
@@ -80,6 +81,12 @@ public enum ReportMerge {
         }
         result.timeSeries = byTime.values.sorted { $0.tS < $1.tS }
         if result.serverSamples.isEmpty { result.serverSamples = b.serverSamples }
+        if a.rooms != nil || b.rooms != nil {
+            let shards = (a.rooms ?? []) + (b.rooms ?? [])
+            let relayed = shards.allSatisfy { $0.relayed != nil }
+                ? Dictionary(shards.map { ($0.room, $0.relayed ?? 0) }, uniquingKeysWith: +) : nil
+            result.rooms = RoomMessageSummary.rooms(of: result.peers, relayedByRoom: relayed)
+        }
         return result
     }
 

@@ -36,6 +36,14 @@ public enum ReportWriter {
         return try encoder.encode(report)
     }
 
+    /// The run's folder `path` names: the folder itself, or the one holding a `report.json` named.
+    public static func folder(of path: String) -> URL {
+        var isDirectory: ObjCBool = false
+        let url = URL(fileURLWithPath: path)
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        return exists && !isDirectory.boolValue ? url.deletingLastPathComponent() : url
+    }
+
     /// Reads a `report.json` (or the folder holding one), refusing other schema versions.
     public static func read(_ path: String) throws -> RunReport {
         var url = URL(fileURLWithPath: path)

@@ -81,6 +81,8 @@ public struct CellReport: Codable, Equatable, Sendable {
     public var peers: [PeerRecord]
     /// Server-side samples on the same time axis (SRS summaries, Janus admin), when available.
     public var serverSamples: [ServerSample]
+    /// Per room, by name, the members' messages and the server's relays (rooms with members only).
+    public var rooms: [RoomMessageSummary]?
 
     public init(label: String, parameters: [String: String] = [:], metrics: MetricSet, thresholds: [ThresholdOutcome] = [],
                 timeSeries: [TimeSample] = [], peers: [PeerRecord] = [], serverSamples: [ServerSample] = []) {
@@ -131,6 +133,20 @@ public struct TimeSample: Codable, Equatable, Sendable {
     public var lossPct: Double?
     public var nacksPerS: Double?
     public var fps: Double?
+    /// The busiest worker's CPU over the second before, in percent of one core (its process's
+    /// CPU time; with one worker in the runner's process, the whole tool's).
+    public var cpuPct: Double?
+    /// Room messages received in the second before (the workers' samples in it) and their
+    /// relay times' median and 95th percentile (`relay_ms`); nil without a message.
+    public var relayMessages: Int?
+    public var relayP50Ms: Double?
+    public var relayP95Ms: Double?
+
+    /// Sets the relay figures from the second's relay times.
+    public mutating func relays(_ histogram: Histogram) {
+        guard histogram.count > 0 else { return (relayMessages, relayP50Ms, relayP95Ms) = (nil, nil, nil) }
+        (relayMessages, relayP50Ms, relayP95Ms) = (histogram.count, histogram.percentile(50), histogram.percentile(95))
+    }
 
     public init(tS: Double, connectingPeers: Int, connectedPeers: Int, failedPeers: Int, receiveKbps: Double,
                 sendKbps: Double, lagP99Ms: Double, lossPct: Double? = nil, nacksPerS: Double? = nil, fps: Double? = nil) {

@@ -14,8 +14,11 @@ enum SummaryRows {
         MetricAddress(.videoFrameLossPct, .max), MetricAddress(.fps, .mean), MetricAddress(.freezeCount, .max),
         MetricAddress(.harnessFreezeCount, .max),
         MetricAddress(.resolutionSurvival, .min), MetricAddress(.framesUnknownSize), MetricAddress(.latencyMs, .p95), MetricAddress(.psnrDb, .mean),
+        MetricAddress(.ssim, .mean), MetricAddress(.ssimP5, .min),
         MetricAddress(.rttMs, .p95), MetricAddress(.nacks), MetricAddress(.plis),
         MetricAddress(.joinMs, .p50), MetricAddress(.joinMs, .p95), MetricAddress(.relayMs, .p50), MetricAddress(.relayMs, .p99),
+        MetricAddress(.messagesSent), MetricAddress(.messagesRelayed), MetricAddress(.messagesReceived), MetricAddress(.messagesLost),
+        MetricAddress(.messagesDuplicated),
         MetricAddress(.lagMs, .p99), MetricAddress(.cpuPct, .max), MetricAddress(.rssMb, .max), MetricAddress(.socketDrops),
     ]
 

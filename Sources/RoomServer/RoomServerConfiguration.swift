@@ -44,6 +44,8 @@ public struct RoomServerStats: Codable, Equatable, Sendable {
     public var leaves = 0
     public var byesOnDisconnect = 0
     public var messagesRelayed = 0
+    /// `messagesRelayed` by room name: the copies delivered to each room's members.
+    public var messagesRelayedByRoom: [String: Int] = [:]
     /// Refusals by code: `not_member`, `rate_limited`, `address_rate_limited`,
     /// `too_many_rooms`, `bad_request`, `too_many_connections`, `message_too_large`,
     /// `slow_reader` (dropped: too much unsent), `http_timeout` (no request in time),

@@ -130,6 +130,7 @@ extension RoomServerCore {
             for other in registry.members(of: room) where other != member {
                 send(message, toMember: other, now: now)
                 stats.messagesRelayed += 1
+                stats.messagesRelayedByRoom[room, default: 0] += 1
             }
         case .joined, .otherJoined, .full, .leaved, .bye, .error:
             refuse("bad_request", "clients send join, leave or message", connection, now)

@@ -9,7 +9,8 @@ public enum ReportCommand: Subcommand {
         summary: "Compare two runs (a regression gate), merge shards, or render a report folder again.",
         options: [
             .value("tolerance", "PERCENT", default: "10", "compare: how much worse a figure may get before it is a regression."),
-            .value("out", "PATH", "compare: also write the comparison here (Markdown); merge: the merged report folder (required)."),
+            .value("out", "PATH", "compare: also write the comparison here (Markdown; compare.html always goes into NEW's folder); "
+                   + "merge: the merged report folder (required)."),
             .flag("allow-different", "compare: compare runs of different scenarios (refused otherwise, exit 3)."),
         ],
         positionals: [
@@ -38,6 +39,9 @@ public enum ReportCommand: Subcommand {
                 let comparison = ReportComparison(old: old, new: new, tolerancePct: tolerance)
                 console.out(comparison.markdown)
                 if let out = arguments.string("out") { try Data(comparison.markdown.utf8).write(to: URL(fileURLWithPath: out)) }
+                let page = ReportWriter.folder(of: paths[1]).appendingPathComponent("compare.html")
+                try AtomicFile.replace(page, with: Data(comparison.html(old: old, new: new).utf8))
+                console.out(page.path)
                 return comparison.regressions.isEmpty ? .success : .thresholdFailed
             case ("merge", 1...):
                 guard let out = arguments.string("out") else {
@@ -62,8 +66,7 @@ public enum ReportCommand: Subcommand {
                 return merged.passed ? .success : .thresholdFailed
             case ("render", 1):
                 let report = try ReportWriter.read(paths[0])
-                var folder = URL(fileURLWithPath: paths[0])
-                if folder.lastPathComponent == "report.json" { folder.deleteLastPathComponent() }
+                let folder = ReportWriter.folder(of: paths[0])
                 try ReportWriter.write(report, to: folder)
                 console.out(folder.path)
                 return .success

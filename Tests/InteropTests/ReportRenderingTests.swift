@@ -12,8 +12,17 @@ final class ReportRenderingTests: XCTestCase {
         var metrics = MetricSet()
         for value in stride(from: 5.0, through: 400, by: 5) { metrics.record(value, in: .setupMs) }
         for value in stride(from: 0.1, through: 3, by: 0.1) { metrics.record(value, in: .relayMs) }
-        let samples = (0..<20).map { TimeSample(tS: Double($0), connectingPeers: 0, connectedPeers: min($0, 10) * 50, failedPeers: 0,
-                                                receiveKbps: Double(min($0, 10)) * 400, sendKbps: 0, lagP99Ms: 0.2) }
+        // Every per-second chart with data: peers (connected, failed), bitrate (sent,
+        // received), loss, NACKs, fps, room message relay time, worker lag and CPU.
+        let samples = (0..<20).map { second in
+            var sample = TimeSample(tS: Double(second), connectingPeers: 0, connectedPeers: min(second, 10) * 50, failedPeers: second / 4,
+                                    receiveKbps: Double(min(second, 10)) * 400, sendKbps: Double(min(second, 10)) * 380,
+                                    lagP99Ms: 0.2 + Double(second % 5), lossPct: second == 12 ? 5 : 0.1, nacksPerS: second == 12 ? 40 : 1,
+                                    fps: 29 + Double(second % 2))
+            sample.cpuPct = 20 + Double(second)
+            sample.relays(Histogram((0..<50).map { Double($0 % 10) / 4 + Double(second % 3) }))
+            return sample
+        }
         // Peers with phases: the phase table, the stacked median/tail chart and the peer table.
         let peers = (0..<40).map { index -> PeerRecord in
             let phases = ["signaling_ms": 20, "ice_ms": index >= 38 ? 300 : 30, "dtls_ms": 40, "setup_ms": index >= 38 ? 370 : 100.0]
@@ -31,16 +40,24 @@ final class ReportRenderingTests: XCTestCase {
 
         let shot = folder.appendingPathComponent("report.png")
         let blank = folder.appendingPathComponent("empty.png")
-        let output = try HeadlessChromium.screenshot(of: folder.appendingPathComponent("report.html"), to: shot)
-        try HeadlessChromium.screenshot(of: folder.appendingPathComponent("empty.html"), to: blank)
+        let output = try HeadlessChromium.screenshot(of: folder.appendingPathComponent("report.html"), to: shot, height: 4000)
+        try HeadlessChromium.screenshot(of: folder.appendingPathComponent("empty.html"), to: blank, height: 4000)
+        let html = try String(contentsOf: folder.appendingPathComponent("report.html"), encoding: .utf8)
+        for title in ["Peers connected and failed", "Bitrate sent and received", "First-pass loss per second", "NACKs sent per second",
+                      "Received fps per video stream", "Room message relay time per second", "Worker event-loop lag p99", "Busiest worker&apos;s CPU"] {
+            XCTAssertTrue(html.contains(">\(title)</text>"), "chart \(title) is drawn")
+        }
         XCTAssertFalse(output.contains("Uncaught"), "no script errors: \(output)")
 
         // Pixels in the first series colour (#1f77b4) are lines and bars of the charts.
         let drawn = try chartPixels(shot)
         let none = try chartPixels(blank)
         XCTAssertEqual(none, 0, "a report without figures draws nothing in the chart colour")
-        // Four lines (setup CDF, relay CDF, peers, bitrate) of 300+ px at 2 px width, or more.
-        XCTAssertGreaterThan(drawn, 2_400, "the chart lines were drawn")
+        // Ten lines (setup CDF, relay CDF, connected, sent, loss, NACKs, fps, relay p50, lag, CPU) of
+        // 300+ px at 2 px width, or more.
+        XCTAssertGreaterThan(drawn, 6_000, "the chart lines were drawn")
+        // The second series colour (#d62728): the failed peers, the received bitrate, relay p95.
+        XCTAssertGreaterThan(try chartPixels(shot, "214", "39", "40"), 1_200, "the second line of the two-line charts was drawn")
     }
 
     /// The peer table's script sorts by the clicked column, numbers by value, both ways.
@@ -68,9 +85,9 @@ final class ReportRenderingTests: XCTestCase {
         XCTAssertEqual(try order(afterClicking: ["peer"]), ["peer-90", "peer-200", "peer-1000"], "text descending")
     }
 
-    private func chartPixels(_ png: URL) throws -> Int {
+    private func chartPixels(_ png: URL, _ red: String = "31", _ green: String = "119", _ blue: String = "180") throws -> Int {
         let python = try PythonPeers.python()
-        let result = try ExternalTool.run(python, [PythonPeers.script("png_colors.py"), png.path, "31", "119", "180"])
+        let result = try ExternalTool.run(python, [PythonPeers.script("png_colors.py"), png.path, red, green, blue])
         XCTAssertEqual(result.status, 0, result.output)
         return Int(result.output.split(separator: " ").first ?? "") ?? -1
     }

@@ -59,7 +59,7 @@ final class ReportWritersTests: XCTestCase {
         XCTAssertFalse(html.contains("http://") && !html.contains("xmlns=\"http://www.w3.org/2000/svg\""))
         XCTAssertTrue(html.contains("<h1>demo &lt;&amp;&gt;</h1>"))
         let svgCount = html.components(separatedBy: "<svg ").count - 1
-        XCTAssertEqual(svgCount, 6, "setup phases, setup CDF, loss CDF, peers, bitrate, resolutions: the charts with data")
+        XCTAssertEqual(svgCount, 7, "setup phases, setup CDF, loss CDF, peers, bitrate, worker lag, resolutions: the charts with data")
         // The setup CDF has one point per 2 percent: 51 points.
         let setupChart = html.components(separatedBy: "Setup time (CDF)")[1].components(separatedBy: "</svg>")[0]
         let points = setupChart.components(separatedBy: "points=\"")[1].components(separatedBy: "\"")[0]

@@ -30,6 +30,30 @@ final class ReportCommandTests: XCTestCase {
         XCTAssertEqual(Rtcswarm.main(["report", "compare", slow, fast], console: CapturedConsole().console), .success)
     }
 
+    /// compare.html, in NEW's folder: both runs named, every figure of both side by side,
+    /// the regressions (setup got 3 times slower) first and marked, an improvement (less
+    /// loss) plain.
+    func testCompareWritesAPageWithBothRunsFiguresAndTheRegressionsMarked() throws {
+        let fast = try writeReport(setup: [100, 100]) { $0.cells[0].metrics.record(2, in: .videoLossPct) }
+        let slow = try writeReport(setup: [300, 300]) {
+            $0.cells[0].metrics.record(1, in: .videoLossPct)
+            $0.startedAt = "2026-11-30T00:00:00Z"
+        }
+        let captured = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["report", "compare", fast, slow], console: captured.console), .thresholdFailed)
+        let page = URL(fileURLWithPath: slow).appendingPathComponent("compare.html")
+        XCTAssertTrue(captured.out.contains(page.path), captured.out)
+        let html = try String(contentsOf: page, encoding: .utf8)
+        XCTAssertTrue(html.contains("<td>OLD</td><td>s</td><td>2026-11-29T00:00:00Z</td>"), html)
+        XCTAssertTrue(html.contains("<td>NEW</td><td>s</td><td>2026-11-30T00:00:00Z</td>"), html)
+        XCTAssertTrue(html.contains("<p class=\"verdict fail\">3 regression(s)</p>"), html)
+        let regression = "<tr class=\"fail\"><td>default</td><td>setup_ms.p50</td><td>100</td><td>300</td><td>+200 %</td><td>REGRESSION</td></tr>"
+        let improvement = "<tr><td>default</td><td>video.loss_pct.mean</td><td>2</td><td>1</td><td>-50 %</td><td></td></tr>"
+        let (first, second) = (try XCTUnwrap(html.range(of: regression)), try XCTUnwrap(html.range(of: improvement), html))
+        XCTAssertLessThan(first.lowerBound, second.lowerBound, "regressions come first")
+        XCTAssertFalse(html.contains("<script"), "readable with scripts off: there are none")
+    }
+
     /// Issue 21 item 6: an interrupted, aborted or invalid run is no baseline match on either
     /// side, and runs of different scenarios are compared only with --allow-different; each
     /// refusal exits 3 (could not run) saying why, and prints no "No regressions".

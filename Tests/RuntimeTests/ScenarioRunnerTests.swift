@@ -502,7 +502,7 @@ final class CallRunTests: XCTestCase {
     }
 
     /// Sampled full decoding (issue 6): with every stream in the sample, each decoded frame's
-    /// block code reads back and its PSNR against the regenerated reference is measured.
+    /// block code reads back and its PSNR and SSIM against the regenerated reference are measured.
     func testDecodedStreamsReadTheirFrameCodesAndMeasurePSNR() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("decode-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
@@ -520,7 +520,14 @@ final class CallRunTests: XCTestCase {
             XCTAssertGreaterThan(decoded, 50)
             XCTAssertEqual(video.frameCodesRead, decoded, "frame identity survives the whole trip")
             XCTAssertGreaterThanOrEqual(try XCTUnwrap(video.psnrDb), 30)
+            // SSIM on the same frames, each against the reference of its own frame code.
+            let ssim = try XCTUnwrap(video.ssim)
+            XCTAssertEqual(ssim.frames, decoded)
+            XCTAssertTrue(ssim.min <= ssim.p5 && ssim.p5 <= ssim.mean && ssim.mean <= 1, "\(ssim)")
+            XCTAssertGreaterThan(ssim.mean, 0.8, "\(ssim)")
         }
         XCTAssertNotNil(report.cells.first?.metrics.value(at: MetricAddress(.psnrDb, .min)))
+        XCTAssertEqual(report.cells.first?.metrics.histograms[.ssim]?.count, 2, "one mean per decoded stream")
+        XCTAssertEqual(report.cells.first?.metrics.histograms[.ssimP5]?.count, 2)
     }
 }

@@ -145,6 +145,7 @@ final class ReceivedStreamObserver {
             nacks: statistics.nacksSent, jitterMaxMs: statistics.jitterMaxMs, lossEpisodes: statistics.burstEpisodes, packetsNacked: statistics.packetsNacked, packetsRecovered: Int(statistics.packetsRecovered), plis: statistics.plisSent + statistics.firsSent, ssrc: statistics.ssrc,
             framesDroppedLate: rtp.framesDroppedLate, framesIncomplete: max(0, lost - rtp.framesDroppedLate))
         record.switches = switches
+        record.ssim = decoded.flatMap { SSIMFigures(frames: $0.ssimValues) }
         return record
     }
 

@@ -4,11 +4,12 @@ import RTCBase
 import Signaling
 
 /// A room member without media, for signaling stress (role `member`): it connects, joins
-/// its room, and from then on sends one timestamped message a second to the others. It
-/// measures `join_ms` (join sent -> `joined`) and `relay_ms` (a message's send time in
-/// another member -> its arrival here; one machine shares the monotonic clock), and ends
-/// with `leave`. A refused join, a lost connection or a silent server ends it as failed
-/// with the reason.
+/// its room, and from then on sends one timestamped message a second to the others, with
+/// its id and a sequence number. It measures `join_ms` (join sent -> `joined`), `relay_ms`
+/// (a message's send time in another member -> its arrival here; one machine shares the
+/// monotonic clock) and the messages it sent, received, lost and got twice
+/// (`RoomMessageCounts`), and ends with `leave`. A refused join, a lost connection or a
+/// silent server ends it as failed with the reason.
 public final class RoomMemberPeer: PeerDriver {
     public struct Settings: Sendable {
         public var signaling: RoomAccess
@@ -31,6 +32,7 @@ public final class RoomMemberPeer: PeerDriver {
     private var phases: [String: Double] = [:]
     private var timers: [TimerID] = []
     private var sequence = 0
+    private var tally = RoomMessageTally()
 
     public init(loop: EventLoop, settings: Settings, recorder: RunRecorder) {
         self.loop = loop
@@ -79,7 +81,9 @@ public final class RoomMemberPeer: PeerDriver {
         case .message(.full(let room, _)) where room == settings.room:
             end(.failed, phase: "signaling", reason: "room \(room) is full")
         case .message(.message(let room, let data)) where room == settings.room:
-            recorder.countMessageReceived()
+            if let sender = data["from"]?.stringValue, let number = data["seq"]?.integerValue {
+                tally.receive(from: sender, sequence: Int(number))
+            }
             if let sentAt = data["t"]?.integerValue {
                 recorder.record(Double(now.nanoseconds - sentAt) / 1e6, in: .relayMs)
             }
@@ -100,7 +104,8 @@ public final class RoomMemberPeer: PeerDriver {
             guard let self, self.state == .connected else { return }
             self.sequence += 1
             let data: JSONValue = .object([
-                "type": "ping", "seq": .integer(Int64(self.sequence)), "t": .integer(self.loop.now().nanoseconds),
+                "type": "ping", "from": .string(self.settings.id), "seq": .integer(Int64(self.sequence)),
+                "t": .integer(self.loop.now().nanoseconds),
             ])
             self.client?.send(.message(room: self.settings.room, data: data))
             self.scheduleMessages()
@@ -115,9 +120,11 @@ public final class RoomMemberPeer: PeerDriver {
         client?.close()
         client = nil
         let now = loop.now()
-        recorder.finish(PeerRecord(id: settings.id, group: settings.group, role: "member",
-                                   startedAtMs: startedAt.map(recorder.offset) ?? recorder.offset(now),
-                                   endedAtMs: recorder.offset(now), phases: phases, outcome: outcome,
-                                   failedPhase: outcome == .failed ? phase : nil, failureReason: reason))
+        var record = PeerRecord(id: settings.id, group: settings.group, role: "member",
+                                startedAtMs: startedAt.map(recorder.offset) ?? recorder.offset(now),
+                                endedAtMs: recorder.offset(now), phases: phases, outcome: outcome,
+                                failedPhase: outcome == .failed ? phase : nil, failureReason: reason)
+        if phases["join_ms"] != nil { record.messages = tally.counts(room: settings.room, sent: sequence) }
+        recorder.finish(record)
     }
 }

@@ -6,7 +6,7 @@ import Synchronization
 
 /// Full decoding for the sample of received video streams (METRICS.md: quality,
 /// sampled): each frame is decoded, its block code read back, the reference frame of
-/// that index regenerated, and the PSNR of the Y plane taken. Frames that do not decode
+/// that index regenerated, and the PSNR and SSIM of the Y plane taken. Frames that do not decode
 /// or whose code cannot be read are counted, not guessed.
 ///
 /// The work (a 720p frame costs milliseconds) runs on the decoder's own serial queue, never
@@ -22,6 +22,9 @@ final class SampledDecoder: Sendable {
         var psnrMinimum: Double?
         fileprivate var psnrTotal = 0.0
         fileprivate var psnrSamples = 0
+
+        /// Each compared frame's SSIM (Y), in decoding order.
+        var ssimValues: [Double] = []
 
         /// Mean PSNR (Y) over the frames compared, nil when none was.
         var psnrMean: Double? { psnrSamples > 0 ? psnrTotal / Double(psnrSamples) : nil }
@@ -70,6 +73,7 @@ final class SampledDecoder: Sendable {
             results.psnrTotal += psnr
             results.psnrSamples += 1
             results.psnrMinimum = min(results.psnrMinimum ?? psnr, psnr)
+            if let ssim = Quality.ssimY(image, reference: reference.image) { results.ssimValues.append(ssim) }
         } catch {
             results.decodeErrors += 1
         }

@@ -9,7 +9,6 @@ public final class RunRecorder {
     public let runStart: Instant
     public private(set) var metrics = MetricSet()
     public private(set) var records: [PeerRecord] = []
-    public private(set) var messagesReceived = 0
     /// Called with each record the moment a peer ends.
     public var onRecord: (PeerRecord) -> Void = { _ in }
     /// More callers of each record, after `onRecord` (the worker's reconnects).
@@ -25,7 +24,19 @@ public final class RunRecorder {
     /// Milliseconds since the run started.
     public func offset(_ instant: Instant) -> Double { instant.milliseconds(since: runStart) }
 
-    public func record(_ value: Double, in name: MetricName) { metrics.record(value, in: name) }
+    public func record(_ value: Double, in name: MetricName) {
+        metrics.record(value, in: name)
+        if name == .relayMs { recentRelays.record(value) }
+    }
+
+    /// Relay times of the room messages received since the last `takeRecentRelays()`.
+    private var recentRelays = Histogram()
+
+    /// The relay times since the previous call (the worker's previous sample); nil when none.
+    func takeRecentRelays() -> Histogram? {
+        defer { recentRelays = Histogram() }
+        return recentRelays.count > 0 ? recentRelays : nil
+    }
 
     /// The worker's event-loop lag p99 in milliseconds, read from the `lag_ms` histogram
     /// the report keeps: the live progress line and the report show this one estimate.
@@ -36,8 +47,6 @@ public final class RunRecorder {
     /// worker is done (a gauge, so workers' levels add up when they merge).
     public private(set) var connectedPeers = 0
     public func countSocketDrops(_ count: Int) { socketDrops += count }
-
-    public func countMessageReceived() { messagesReceived += 1 }
 
     /// What the ended peers received, and each live call's running totals by its token.
     private var endedReceive = ReceiveTotals()
@@ -62,6 +71,12 @@ public final class RunRecorder {
         endedReceive = endedReceive + ReceiveTotals(record.streams)
         if record.outcome == .failed { metrics.increment(.failedPeers) }
         if record.endedConnected { connectedPeers += 1 }
+        if let messages = record.messages {
+            metrics.increment(.messagesSent, by: messages.sent)
+            metrics.increment(.messagesReceived, by: messages.received)
+            metrics.increment(.messagesLost, by: messages.lost)
+            metrics.increment(.messagesDuplicated, by: messages.duplicated)
+        }
         for (phase, value) in record.phases {
             if let name = MetricName(rawValue: phase), name.kind == .distribution { metrics.record(value, in: name) }
         }
@@ -84,6 +99,10 @@ public final class RunRecorder {
             }
             metrics.increment(.framesUnknownSize, by: stream.framesOfUnknownSize)  // 0 kept too: "none unknown" is a figure
             if let psnr = stream.psnrDb { metrics.record(psnr, in: .psnrDb) }
+            if let ssim = stream.ssim {
+                metrics.record(ssim.mean, in: .ssim)
+                metrics.record(ssim.p5, in: .ssimP5)
+            }
         }
         onRecord(record)
         for observer in observers { observer(record) }

@@ -198,6 +198,8 @@ public final class ScenarioRunner {
         }
         defer { metricsEndpoint?.close() }
         var latest: [Int: WorkerSample] = [:]
+        /// The relay times the workers' samples brought since the last tick.
+        var recentRelays = Histogram()
         var results: [Int: WorkerResult] = [:]
         var ended = Set<Int>()
         /// Records as each worker sent them, and why a worker was lost.
@@ -211,7 +213,10 @@ public final class ScenarioRunner {
                 records.append(record)
                 try? peerLog.append(record)
             }
-            if let sample = message.sample { latest[worker] = sample }
+            if let sample = message.sample {
+                latest[worker] = sample
+                if let relays = sample.relays { recentRelays.merge(relays) }
+            }
             if let result = message.result { results[worker] = result }
         }
         func workerLost(_ worker: Int, _ how: String) {
@@ -280,6 +285,7 @@ public final class ScenarioRunner {
         var nextSample = runStart + .seconds(1)
         var bitrate = BitrateSeries()
         var receiveSeries = ReceiveSeries()
+        var cpuSeries = WorkerCPUSeries()
         func allDone() -> Bool { results.count + lost.count == workers && (workers == 1 || ended.count == workers) }
         while !allDone() && loop.now() < deadline {
             loop.run(until: { loop.now() >= nextSample || allDone() }, timeout: .seconds(2))
@@ -294,6 +300,9 @@ public final class ScenarioRunner {
                 bitrate.kbps(at: t, sent: now.reduce(0) { $0 + $1.bytesSent }, received: now.reduce(0) { $0 + $1.bytesReceived })
             (samples[samples.count - 1].lossPct, samples[samples.count - 1].nacksPerS, samples[samples.count - 1].fps) =
                 receiveSeries.figures(at: t, totals: now.compactMap(\.receive).reduce(ReceiveTotals(), +))
+            samples[samples.count - 1].cpuPct = cpuSeries.busiestPct(samples: latest)
+            samples[samples.count - 1].relays(recentRelays)
+            recentRelays = Histogram()
             if let server {
                 let stats = server.stats
                 serverSamples.append(ServerSample(tS: t, values: [
@@ -325,6 +334,7 @@ public final class ScenarioRunner {
                                                                    received: final.reduce(0) { $0 + $1.1 })
             // Its stretch is a fraction of a second of peers stopping: no loss, NACK or fps figure.
             (closing.lossPct, closing.nacksPerS, closing.fps) = (nil, nil, nil)
+            closing.relays(recentRelays)  // what came since the last tick, not the last tick's again
             samples.append(closing)
         }
         for child in children where child.exitStatus == nil && !ended.contains(child.index) {
@@ -348,6 +358,10 @@ public final class ScenarioRunner {
             warnings.append(early)
             options.progress(early)
         }
+        // The built-in server's relays of the members' rooms (pairs' offers and answers go
+        // through other rooms and are not counted).
+        let rooms = RoomMessageSummary.rooms(of: records, relayedByRoom: server?.stats.messagesRelayedByRoom)
+        if let relayed = RoomMessageSummary.total(of: rooms).relayed, !rooms.isEmpty { metrics.increment(.messagesRelayed, by: relayed) }
         let outcomes = scenario.judgedThresholds.compactMap { judged -> ThresholdOutcome? in
             guard let threshold = try? Threshold(parsing: judged.spec.expr) else { return nil }
             let verdict = threshold.evaluate(metrics)
@@ -368,8 +382,9 @@ public final class ScenarioRunner {
             warnings.append("\(cell.label): no server-side figures: \(problem)")
         }
         targetVersion = targetVersion ?? statsPoller?.version
-        let cellReport = CellReport(label: cell.label, parameters: cell.parameters, metrics: metrics, thresholds: outcomes,
+        var cellReport = CellReport(label: cell.label, parameters: cell.parameters, metrics: metrics, thresholds: outcomes,
                                     timeSeries: samples, peers: records, serverSamples: serverSamples)
+        cellReport.rooms = rooms.isEmpty ? nil : rooms
         return .success((cellReport, workerReports, lost.isEmpty ? nil : lost.keys.sorted().compactMap { lost[$0] }.joined(separator: "; ")))
     }
 

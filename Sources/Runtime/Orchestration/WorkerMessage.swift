@@ -27,6 +27,10 @@ public struct WorkerSample: Codable, Sendable, Equatable {
     public var bytesReceived = 0
     /// What the worker's peers have received so far (nil from older workers).
     public var receive: ReceiveTotals?
+    /// CPU seconds the worker's process has spent so far (nil from older workers).
+    public var cpuSeconds: Double?
+    /// Relay times (`relay_ms`) of the room messages received since the previous sample.
+    public var relays: Histogram?
 }
 
 /// A worker's figures once its share of the run is over.

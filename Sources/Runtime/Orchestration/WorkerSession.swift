@@ -79,7 +79,8 @@ public final class WorkerSession {
             self.onMessage(WorkerMessage(sample: WorkerSample(
                 tS: self.recorder.offset(self.loop.now()) / 1000, connecting: counts.connecting, connected: counts.connected,
                 failed: counts.failed, lagP99Ms: self.recorder.lagP99Ms,
-                bytesSent: self.loop.udpBytesSent, bytesReceived: self.loop.udpBytesReceived, receive: self.recorder.receiveTotals)))
+                bytesSent: self.loop.udpBytesSent, bytesReceived: self.loop.udpBytesReceived, receive: self.recorder.receiveTotals,
+                cpuSeconds: ProcessCPU.seconds(), relays: self.recorder.takeRecentRelays())))
             for (spec, threshold) in self.thresholds where self.abortedBy == nil {
                 let verdict = threshold.evaluate(self.recorder.metrics)
                 if !verdict.passed, verdict.measured != nil {
