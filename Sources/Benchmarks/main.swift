@@ -19,6 +19,7 @@ let benchmarks: [(name: String, run: () throws -> Void)] = [
     ("rtp", {
         try RtpReceiveBenchmark().run()
         try RtpReceiveBenchmark(lossEvery: 50).run()
+        try SrtpReceiveBenchmark().run()
         try Vp8PacketizationBenchmark().run()
     }),
     ("media", { try MediaBenchmark().run() }),

@@ -3,17 +3,27 @@ import RTP
 import RTPSession
 
 /// Received datagrams: RFC 7983 demultiplexing, SRTP/SRTCP, frames and keyframe requests.
-extension Peer {
-    /// Takes one datagram received from `source` on the local socket bound to `local`.
-    /// Malformed or unexpected input is counted in `stats(now:).malformed` and dropped.
-    public func handle(datagram: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) {
+extension Peer: DatagramMachine {
+    /// Takes one datagram received from `input.source` on the local socket bound to
+    /// `input.destination`. Malformed or unexpected input is counted in
+    /// `stats(now:).malformed` and dropped.
+    public func handle(_ input: ReceivedDatagram, now: Instant) {
+        input.payload.withUnsafeBytes { handle(borrowed: $0, from: input.source, to: input.destination, now: now) }
+    }
+
+    /// `handle(_:now:)` reading the datagram in place (the socket's receive buffer): an
+    /// SRTP packet is decrypted straight from it; only what a part keeps (STUN, DTLS,
+    /// RTCP, all rare next to media) is copied.
+    public func handle(borrowed datagram: UnsafeRawBufferPointer, from source: SocketAddress, to local: SocketAddress,
+                       now: Instant) {
         guard !isClosed else { return }
         demultiplex(datagram, from: source, to: local, now: now)
         flush(now: now)
     }
 
     /// RFC 7983 7: 0-3 STUN, 20-63 DTLS, 64-79 TURN ChannelData, 128-191 RTP/RTCP.
-    private func demultiplex(_ datagram: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) {
+    private func demultiplex(_ datagram: UnsafeRawBufferPointer, from source: SocketAddress, to local: SocketAddress,
+                             now: Instant) {
         guard let first = datagram.first else {
             malformed.unknownDatagrams += 1
             return
@@ -21,18 +31,18 @@ extension Peer {
         switch first {
         case 0...3, 64...79:
             let dropped = ice.stats.dropped
-            let relayed = ice.handle(datagram, from: source, to: local, now: now)
+            let relayed = ice.handle(Array(datagram), from: source, to: local, now: now)
             malformed.stun += ice.stats.dropped - dropped
             // Application data a peer sent through our TURN relay: demultiplex it again.
             if let relayed, let kind = relayed.first, kind > 3, !(64...79).contains(kind) {
-                demultiplex(relayed, from: source, to: local, now: now)
+                relayed.withUnsafeBytes { demultiplex($0, from: source, to: local, now: now) }
             }
         case 20...63:
-            handleDtls(datagram, now: now)
+            handleDtls(Array(datagram), now: now)
         case 128...191:
             // RFC 5761 4: RTCP packet types 192-223 sit where RTP has marker + PT 64-95.
             if datagram.count >= 2, (192...223).contains(datagram[1]) {
-                handleSrtcp(datagram, now: now)
+                handleSrtcp(Array(datagram), now: now)
             } else {
                 handleSrtp(datagram, now: now)
             }
@@ -62,8 +72,14 @@ extension Peer {
         malformed.rtcp += rtp.counters.malformedRtcp - before
     }
 
-    private func handleSrtp(_ datagram: [UInt8], now: Instant) {
-        guard let srtpIn, let plain = try? srtpIn.unprotectRtp(datagram) else {
+    /// The RTP header is parsed once, from the protected datagram (SRTP leaves it in the
+    /// clear, RFC 3711 3.1): SRTP takes its length, sequence number and SSRC, the packet
+    /// handed to the session reuses it.
+    private func handleSrtp(_ datagram: UnsafeRawBufferPointer, now: Instant) {
+        guard let srtpIn, let header = try? RtpPacketHeader(parsing: datagram),
+            let plain = try? srtpIn.unprotectRtp(
+                datagram, headerLength: header.length, sequence: header.sequenceNumber, ssrc: header.ssrc)
+        else {
             malformed.srtp += 1
             return
         }
@@ -71,7 +87,7 @@ extension Peer {
             timeline.firstPacket = now
             events.append(.phaseCompleted(.firstPacket, at: now))
         }
-        guard let packet = try? RtpPacket(parsing: plain) else {
+        guard let packet = try? RtpPacket(header: header, plain: plain) else {
             malformed.rtp += 1
             return
         }
@@ -127,6 +143,8 @@ extension Peer {
     /// none yet, or frames were dropped since the last one (RFC 4585 6.3.1).
     func drainFrames(_ index: Int, now: Instant) {
         let info = media[index].info
+        // A section has an assembler (so frames) only once a packet of its SSRC arrived.
+        guard let ssrc = info.remoteSsrc else { return }
         var missingKeyframe = false
         // In place: a copy of the assembler would copy its packet ring on every packet.
         while let frame = media[index].assembler?.pollFrame() {
@@ -140,7 +158,7 @@ extension Peer {
                 }
             }
             events.append(.frame(ReceivedFrame(
-                mid: info.mid, kind: info.kind, codec: info.codec, data: frame.data, isKeyframe: frame.isKeyframe,
+                mid: info.mid, ssrc: ssrc, kind: info.kind, codec: info.codec, data: frame.data, isKeyframe: frame.isKeyframe,
                 rtpTimestamp: frame.timestamp, firstArrival: frame.firstArrival, lastArrival: frame.lastArrival)))
         }
         let dropped = media[index].assembler?.statistics.framesDropped ?? 0

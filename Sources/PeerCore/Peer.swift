@@ -12,7 +12,7 @@ import SRTP
 ///
 /// The driver owns the socket and the clock:
 ///
-///     peer.handle(datagram: bytes, from: remote, to: local, now: now)
+///     peer.handle(borrowed: bytes, from: remote, to: local, now: now)   // DatagramMachine
 ///     peer.handleTimeout(now: now)                  // at pollTimeout()
 ///     while let transmit = peer.pollTransmit() { socket.send(transmit) }
 ///     while let event = peer.pollEvent() { ... }

@@ -5,6 +5,8 @@ import SDP
 public struct ReceivedFrame: Sendable, Hashable {
     /// The media section it arrived on.
     public var mid: String
+    /// The SSRC of the stream it arrived on (RFC 3550 8; the section's remote SSRC).
+    public var ssrc: UInt32
     public var kind: MediaKind
     public var codec: PeerCodec
     /// The codec bytes (Annex-B with 4-byte start codes for H.264).
@@ -18,10 +20,11 @@ public struct ReceivedFrame: Sendable, Hashable {
     public var lastArrival: Instant
 
     public init(
-        mid: String, kind: MediaKind, codec: PeerCodec, data: [UInt8], isKeyframe: Bool, rtpTimestamp: UInt32,
+        mid: String, ssrc: UInt32, kind: MediaKind, codec: PeerCodec, data: [UInt8], isKeyframe: Bool, rtpTimestamp: UInt32,
         firstArrival: Instant, lastArrival: Instant
     ) {
         self.mid = mid
+        self.ssrc = ssrc
         self.kind = kind
         self.codec = codec
         self.data = data

@@ -35,4 +35,22 @@ public struct ReceivedDatagram: Sendable, Equatable {
 }
 
 /// A machine that speaks UDP: a WebRTC peer, a STUN or TURN server in tests.
-public protocol DatagramMachine: SansIOMachine where Input == ReceivedDatagram, Output == Transmit {}
+public protocol DatagramMachine: SansIOMachine where Input == ReceivedDatagram, Output == Transmit {
+    /// `handle(_:now:)` for a payload the host only lends (its socket's receive buffer),
+    /// valid during the call: a machine that reads it in place saves a copy per datagram.
+    mutating func handle(borrowed payload: UnsafeRawBufferPointer, from source: SocketAddress, to destination: SocketAddress,
+                         now: Instant)
+}
+
+extension DatagramMachine {
+    /// Copies the payload for machines that keep their input.
+    public mutating func handle(borrowed payload: UnsafeRawBufferPointer, from source: SocketAddress,
+                                to destination: SocketAddress, now: Instant) {
+        handle(ReceivedDatagram(payload: Array(payload), source: source, destination: destination), now: now)
+    }
+}
+
+extension SansIOMachine where Event == Never {
+    /// A machine with nothing to tell its owner.
+    public mutating func pollEvent() -> Never? { nil }
+}

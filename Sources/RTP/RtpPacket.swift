@@ -9,22 +9,25 @@ import RTCBase
 public struct RtpPacket: Sendable {
     /// The whole packet as received.
     public let bytes: [UInt8]
-    public let marker: Bool
-    public let payloadType: UInt8
-    public let sequenceNumber: UInt16
-    public let timestamp: UInt32
-    public let ssrc: UInt32
-    /// Number of contributing sources (the CC field).
-    public let csrcCount: Int
-    /// The "defined by profile" field of the header extension (0xBEDE one-byte,
-    /// 0x100X two-byte, RFC 8285), or nil without an extension.
-    public let extensionProfile: UInt16?
-    /// Where the extension data (after its 4-byte header) lies in `bytes`.
-    public let extensionRange: Range<Int>
+    /// Everything before the payload, as parsed.
+    public let header: RtpPacketHeader
     /// Where the payload lies in `bytes` (padding excluded).
     public let payloadRange: Range<Int>
     /// Number of padding bytes at the end, including the count byte (0 without P bit).
     public let paddingLength: Int
+
+    @inlinable public var marker: Bool { header.marker }
+    @inlinable public var payloadType: UInt8 { header.payloadType }
+    @inlinable public var sequenceNumber: UInt16 { header.sequenceNumber }
+    @inlinable public var timestamp: UInt32 { header.timestamp }
+    @inlinable public var ssrc: UInt32 { header.ssrc }
+    /// Number of contributing sources (the CC field).
+    @inlinable public var csrcCount: Int { header.csrcCount }
+    /// The "defined by profile" field of the header extension (0xBEDE one-byte,
+    /// 0x100X two-byte, RFC 8285), or nil without an extension.
+    @inlinable public var extensionProfile: UInt16? { header.extensionProfile }
+    /// Where the extension data (after its 4-byte header) lies in `bytes`.
+    @inlinable public var extensionRange: Range<Int> { header.extensionRange }
 
     /// The fixed header is 12 bytes (RFC 3550 5.1).
     public static let fixedHeaderSize = 12
@@ -32,31 +35,18 @@ public struct RtpPacket: Sendable {
     /// Parses `bytes` as one RTP packet; throws on anything RFC 3550 forbids (wrong
     /// version, lengths past the end, a padding count larger than the payload).
     public init(parsing bytes: [UInt8]) throws(ParseError) {
-        var reader = ByteReader(bytes)
-        let first = try reader.readU8("RTP header")
-        guard first >> 6 == 2 else { throw .invalid("RTP version \(first >> 6)") }
-        let second = try reader.readU8("RTP header")
-        marker = second & 0x80 != 0
-        payloadType = second & 0x7f
-        sequenceNumber = try reader.readU16("RTP sequence number")
-        timestamp = try reader.readU32("RTP timestamp")
-        ssrc = try reader.readU32("RTP SSRC")
-        csrcCount = Int(first & 0x0f)
-        try reader.skip(4 * csrcCount, "RTP CSRC list")
-        if first & 0x10 != 0 {
-            extensionProfile = try reader.readU16("RTP extension profile")
-            let words = Int(try reader.readU16("RTP extension length"))
-            let start = reader.offset
-            try reader.skip(4 * words, "RTP extension data")
-            extensionRange = start..<reader.offset
-        } else {
-            extensionProfile = nil
-            extensionRange = reader.offset..<reader.offset
-        }
+        let header = try bytes.withParsableBytes { (raw) throws(ParseError) in try RtpPacketHeader(parsing: raw) }
+        try self.init(header: header, plain: bytes)
+    }
+
+    /// The packet whose header was parsed before (from the protected datagram, which has
+    /// the same header) and whose whole plain bytes are `plain`: only the padding is read.
+    public init(header: RtpPacketHeader, plain bytes: [UInt8]) throws(ParseError) {
+        self.header = header
         var payloadEnd = bytes.count
-        if first & 0x20 != 0 {
-            let count = Int(bytes[bytes.count - 1])
-            guard count >= 1, count <= bytes.count - reader.offset else {
+        if header.hasPadding {
+            let count = bytes.last.map(Int.init) ?? 0
+            guard count >= 1, count <= bytes.count - header.length else {
                 throw .invalid("RTP padding count \(count)")
             }
             paddingLength = count
@@ -64,7 +54,8 @@ public struct RtpPacket: Sendable {
         } else {
             paddingLength = 0
         }
-        payloadRange = reader.offset..<payloadEnd
+        guard header.length <= payloadEnd else { throw .truncated("RTP packet shorter than its header") }
+        payloadRange = header.length..<payloadEnd
         self.bytes = bytes
     }
 

@@ -37,8 +37,9 @@ extension SrtpContext {
         let index = UInt64(trailer & Self.maximumIndex)
         var window = rtcpReceived[ssrc] ?? ReplayWindow()
         guard window.check(index) else { throw .replayed(index) }
-        let plain = try rtcp.open(
-            packet, headerLength: 8, ssrc: ssrc, index: index, roc: nil, trailer: trailer, encrypted: encrypted)
+        let plain = try packet.withParsableBytes { (bytes) throws(ParseError) in
+            try rtcp.open(bytes, headerLength: 8, ssrc: ssrc, index: index, roc: nil, trailer: trailer, encrypted: encrypted)
+        }
         window.accept(index)
         rtcpReceived[ssrc] = window
         return plain

@@ -54,15 +54,26 @@ public final class SrtpContext {
     ///   window), `.integrity` (tag mismatch). The stream state only moves on success.
     public func unprotectRtp(_ packet: [UInt8]) throws(ParseError) -> [UInt8] {
         let header = try RtpHeaderFields(packet)
-        guard packet.count >= header.length + rtp.tagLength else { throw .truncated("SRTP authentication tag") }
-        var window = received[header.ssrc] ?? ReplayWindow()
-        let index = RtpIndex.estimate(sequence: header.sequence, highest: window.highest)
+        return try packet.withParsableBytes { (bytes) throws(ParseError) in
+            try unprotectRtp(bytes, headerLength: header.length, sequence: header.sequence, ssrc: header.ssrc)
+        }
+    }
+
+    /// `unprotectRtp(_:)` for a packet read in place (a socket's receive buffer) whose RTP
+    /// header the caller has parsed already: its length (what is in the clear), sequence
+    /// number and SSRC (RFC 3550 5.1), so the receive path parses the header once.
+    public func unprotectRtp(_ packet: UnsafeRawBufferPointer, headerLength: Int, sequence: UInt16, ssrc: UInt32)
+        throws(ParseError) -> [UInt8]
+    {
+        guard packet.count >= headerLength + rtp.tagLength else { throw .truncated("SRTP authentication tag") }
+        var window = received[ssrc] ?? ReplayWindow()
+        let index = RtpIndex.estimate(sequence: sequence, highest: window.highest)
         guard window.check(index) else { throw .replayed(index) }
         let plain = try rtp.open(
-            packet, headerLength: header.length, ssrc: header.ssrc, index: index,
+            packet, headerLength: headerLength, ssrc: ssrc, index: index,
             roc: profile.isAead ? nil : RtpIndex.rolloverCounter(index), trailer: nil)
         window.accept(index)
-        received[header.ssrc] = window
+        received[ssrc] = window
         return plain
     }
 }

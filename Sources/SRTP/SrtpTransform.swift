@@ -74,12 +74,12 @@ final class SrtpTransform {
         }
     }
 
-    /// Authenticates and decrypts `packet` (laid out as `seal` writes it) and returns the
-    /// header and plaintext payload.
+    /// Authenticates and decrypts `packet` (laid out as `seal` writes it, read in place)
+    /// and returns the header and plaintext payload.
     ///
     /// - Parameter encrypted: false for an SRTCP packet sent with E = 0 (AES-CM only).
     func open(
-        _ packet: [UInt8], headerLength: Int, ssrc: UInt32, index: UInt64, roc: UInt32?, trailer: UInt32?,
+        _ packet: UnsafeRawBufferPointer, headerLength: Int, ssrc: UInt32, index: UInt64, roc: UInt32?, trailer: UInt32?,
         encrypted: Bool = true
     ) throws(ParseError) -> [UInt8] {
         let plainCount = packet.count - overhead(trailer: trailer != nil)
@@ -87,30 +87,29 @@ final class SrtpTransform {
         guard payloadCount >= 0 else { throw .truncated("SRTP packet shorter than header and tag") }
         var authentic = false
         let plain = [UInt8](unsafeUninitializedCapacity: plainCount) { output, initialized in
-            packet.withUnsafeBufferPointer { input in
-                guard let source = input.baseAddress, let out = output.baseAddress else { return }
-                out.initialize(from: source, count: headerLength)
-                withIV(ssrc: ssrc, index: index) { iv in
-                    switch cipher {
-                    case .counterMode(let aes, let hmac):
-                        let tagOffset = packet.count - tagLength
-                        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: HmacSha1.outputLength) { mac in
-                            hmac.authenticate(
-                                UnsafeRawBufferPointer(start: source, count: tagOffset), suffix: roc, into: mac.baseAddress!)
-                            authentic = CRYPTO_memcmp(mac.baseAddress!, source + tagOffset, tagLength) == 0
-                        }
-                        if !authentic { return }
-                        if encrypted {
-                            aes.apply(iv: iv, input: source + headerLength, output: out + headerLength, count: payloadCount)
-                        } else {
-                            (out + headerLength).initialize(from: source + headerLength, count: payloadCount)
-                        }
-                    case .gcm(let gcm):
-                        authentic = gcm.open(
-                            iv: iv, aad: UnsafeRawBufferPointer(start: source, count: headerLength), aadSuffix: trailer,
-                            input: source + headerLength, output: out + headerLength, count: payloadCount,
-                            tag: source + plainCount)
+            guard let raw = packet.baseAddress, let out = output.baseAddress else { return }
+            let source = raw.assumingMemoryBound(to: UInt8.self)
+            out.initialize(from: source, count: headerLength)
+            withIV(ssrc: ssrc, index: index) { iv in
+                switch cipher {
+                case .counterMode(let aes, let hmac):
+                    let tagOffset = packet.count - tagLength
+                    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: HmacSha1.outputLength) { mac in
+                        hmac.authenticate(
+                            UnsafeRawBufferPointer(start: source, count: tagOffset), suffix: roc, into: mac.baseAddress!)
+                        authentic = CRYPTO_memcmp(mac.baseAddress!, source + tagOffset, tagLength) == 0
                     }
+                    if !authentic { return }
+                    if encrypted {
+                        aes.apply(iv: iv, input: source + headerLength, output: out + headerLength, count: payloadCount)
+                    } else {
+                        (out + headerLength).initialize(from: source + headerLength, count: payloadCount)
+                    }
+                case .gcm(let gcm):
+                    authentic = gcm.open(
+                        iv: iv, aad: UnsafeRawBufferPointer(start: source, count: headerLength), aadSuffix: trailer,
+                        input: source + headerLength, output: out + headerLength, count: payloadCount,
+                        tag: source + plainCount)
                 }
             }
             initialized = authentic ? plainCount : 0

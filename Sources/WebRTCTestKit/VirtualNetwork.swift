@@ -1,7 +1,8 @@
 import Impairment
 import RTCBase
 
-/// An in-memory UDP network in virtual time: nodes own addresses, and every datagram
+/// An in-memory UDP network in virtual time: nodes (any `DatagramMachine`: a `Peer`, a
+/// server core, a test double) own addresses, and every datagram
 /// crosses an `ImpairedLink` of its (source, destination) direction, seeded, so loss,
 /// delay and jitter come from the `Impairment` target and runs are reproducible.
 ///
@@ -30,7 +31,9 @@ public final class VirtualNetwork {
         var destination: SocketAddress
     }
 
-    private var nodes: [(node: VirtualNode, addresses: [SocketAddress])] = []
+    /// The machines attached (they are reference types: the caller keeps its own handle).
+    public typealias Node = any DatagramMachine & AnyObject
+    private var nodes: [(node: Node, addresses: [SocketAddress])] = []
     private var owners: [SocketAddress: Int] = [:]
     private var links: [Direction: ImpairedLink<Transmit>] = [:]
     /// Links replaced by `impair` that still carry packets.
@@ -46,7 +49,7 @@ public final class VirtualNetwork {
     }
 
     /// Gives `node` the addresses its sockets are bound to.
-    public func attach(_ node: VirtualNode, at addresses: [SocketAddress]) {
+    public func attach(_ node: Node, at addresses: [SocketAddress]) {
         nodes.append((node, addresses))
         for address in addresses { owners[address] = nodes.count - 1 }
     }
@@ -96,8 +99,8 @@ public final class VirtualNetwork {
         for _ in 0..<10_000 {
             var active = collect()
             active = deliver() || active
-            for (node, _) in nodes where node.pollTimeout().map({ $0 <= now }) ?? false {
-                node.handleTimeout(now: now)
+            for index in nodes.indices where nodes[index].node.pollTimeout().map({ $0 <= now }) ?? false {
+                nodes[index].node.handleTimeout(now: now)
                 active = true
             }
             if !active { return }
@@ -107,8 +110,9 @@ public final class VirtualNetwork {
 
     private func collect() -> Bool {
         var any = false
-        for (node, addresses) in nodes {
-            while var transmit = node.pollTransmit() {
+        for index in nodes.indices {
+            let addresses = nodes[index].addresses
+            while var transmit = nodes[index].node.pollTransmit() {
                 any = true
                 guard let source = transmit.source ?? addresses.first else { continue }
                 transmit.source = source
@@ -150,7 +154,7 @@ public final class VirtualNetwork {
         }
         delivered += 1
         tap?(transmit)
-        nodes[owner].node.handle(datagram: transmit.payload, from: source, to: transmit.destination, now: now)
+        nodes[owner].node.handle(ReceivedDatagram(payload: transmit.payload, source: source, destination: transmit.destination), now: now)
     }
 
     private func nextDeadline() -> Instant? {

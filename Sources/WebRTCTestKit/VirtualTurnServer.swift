@@ -5,7 +5,9 @@ import STUN
 /// with realm and nonce (long-term credentials, RFC 8489 9.2), allocations, permissions,
 /// channel bindings, Send/Data indications and ChannelData. Attach it at `address` and
 /// at `relayAddresses` (the relayed transport addresses it hands out).
-public final class VirtualTurnServer: VirtualNode {
+public final class VirtualTurnServer: DatagramMachine {
+    public typealias Event = Never
+
     public let address: SocketAddress
     public let username: String
     public let password: String
@@ -33,7 +35,8 @@ public final class VirtualTurnServer: VirtualNode {
     /// The relayed addresses allocations get, in order: ports 49160-49169 of `address`.
     public var relayAddresses: [SocketAddress] { (49160..<49170).map { address.with(port: $0) } }
 
-    public func handle(datagram: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) {
+    public func handle(_ input: ReceivedDatagram, now: Instant) {
+        let (datagram, source, local) = (input.payload, input.source, input.destination)
         if local != address { return relayToClient(datagram, from: source, relayed: local) }
         if ChannelData.looksLikeChannelData(datagram) {
             guard let frame = try? ChannelData.decode(datagram), let allocation = allocations[source],

@@ -58,7 +58,7 @@ final class LoopPeer {
                 self.mediaDropped += 1
                 return
             }
-            self.peer.handle(datagram: Array(bytes), from: from, to: self.socket.localAddress, now: self.loop.now())
+            self.peer.handle(borrowed: bytes, from: from, to: self.socket.localAddress, now: self.loop.now())
             self.drive()
         }
     }

@@ -20,7 +20,7 @@ final class PeerFuzzTests: XCTestCase {
         let before = pair.answerer.stats(now: network.now).malformed.total
         var fuzzer = Fuzzer(seeds: captured, seed: 0xF022, maxLength: 1_500)
         fuzzer.run(iterations: 100_000) { datagram in
-            pair.answerer.handle(datagram: datagram, from: PeerPair.offererAddress, to: PeerPair.answererAddress, now: network.now)
+            pair.answerer.handle(ReceivedDatagram(payload: datagram, source: PeerPair.offererAddress, destination: PeerPair.answererAddress), now: network.now)
         }
         let malformed = pair.answerer.stats(now: network.now).malformed
         // DTLS records that fail their MAC are dropped inside OpenSSL, uncounted; STUN

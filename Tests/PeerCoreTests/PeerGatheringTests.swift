@@ -6,14 +6,17 @@ import WebRTCTestKit
 import XCTest
 
 /// A STUN server behind which every client appears at `mapped` (a NAT's public side).
-final class StunServerNode: VirtualNode {
+final class StunServerNode: DatagramMachine {
+    typealias Event = Never
+
     let mapped: SocketAddress
     private var replies: [Transmit] = []
 
     init(mapped: SocketAddress) { self.mapped = mapped }
 
-    func handle(datagram: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) {
-        guard let request = try? StunMessage.decode(datagram), request.method == .binding, request.messageClass == .request
+    func handle(_ input: ReceivedDatagram, now: Instant) {
+        let (source, local) = (input.source, input.destination)
+        guard let request = try? StunMessage.decode(input.payload), request.method == .binding, request.messageClass == .request
         else { return }
         let response = request.response(attributes: [.xorMappedAddress(mapped)])
         replies.append(Transmit(destination: source, source: local, payload: response.encode(fingerprint: true)))

@@ -20,7 +20,7 @@ final class LoopbackDriver {
     func attach(_ peer: Peer) {
         self.peer = peer
         socket.onDatagram = { [unowned self] bytes, source in
-            self.peer?.handle(datagram: Array(bytes), from: source, to: socket.localAddress, now: loop.now())
+            self.peer?.handle(borrowed: bytes, from: source, to: socket.localAddress, now: loop.now())
             pump()
         }
         pump()

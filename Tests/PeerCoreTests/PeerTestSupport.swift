@@ -5,8 +5,6 @@ import RTCBase
 import SDP
 import WebRTCTestKit
 
-extension Peer: VirtualNode {}
-
 extension EncodedMediaFrame {
     /// The adapter from `Media`'s encoder output.
     init(_ frame: EncodedFrame) {

@@ -4,7 +4,9 @@ import WebRTCTestKit
 import XCTest
 
 /// A node that answers every datagram with the same bytes after `hold`.
-final class EchoNode: VirtualNode {
+final class EchoNode: DatagramMachine {
+    typealias Event = Never
+
     let hold: Duration
     var received: [(bytes: [UInt8], at: Instant)] = []
     private var pending: [(Transmit, Instant)] = []
@@ -12,9 +14,9 @@ final class EchoNode: VirtualNode {
 
     init(hold: Duration) { self.hold = hold }
 
-    func handle(datagram: [UInt8], from source: SocketAddress, to local: SocketAddress, now: Instant) {
-        received.append((datagram, now))
-        pending.append((Transmit(destination: source, payload: datagram), now + hold))
+    func handle(_ input: ReceivedDatagram, now: Instant) {
+        received.append((input.payload, now))
+        pending.append((Transmit(destination: input.source, payload: input.payload), now + hold))
     }
 
     func handleTimeout(now: Instant) {
@@ -38,7 +40,7 @@ final class VirtualNetworkTests: XCTestCase {
         let right = EchoNode(hold: .milliseconds(5))
         network.attach(left, at: [a])
         network.attach(right, at: [b])
-        right.handle(datagram: [1, 2, 3], from: a, to: b, now: .zero)  // right echoes to a at 5 ms
+        right.handle(ReceivedDatagram(payload: [1, 2, 3], source: a, destination: b), now: .zero)  // right echoes to a at 5 ms
         network.progress(until: Instant(nanoseconds: 1_000_000_000))
         // 5 ms hold + 15 ms to a; a echoes 100 ms later, 15 ms back to b: a 135 ms cycle.
         XCTAssertEqual(left.received.map(\.at.nanoseconds), (0..<8).map { 20_000_000 + $0 * 135_000_000 })
@@ -58,7 +60,7 @@ final class VirtualNetworkTests: XCTestCase {
             let sender = EchoNode(hold: .zero)
             network.attach(sender, at: [a])
             for index in 0..<1_000 {
-                sender.handle(datagram: [UInt8(truncatingIfNeeded: index)], from: b, to: a, now: network.now)
+                sender.handle(ReceivedDatagram(payload: [UInt8(truncatingIfNeeded: index)], source: b, destination: a), now: network.now)
                 network.progress(for: .milliseconds(1))
             }
             return (sink.received.count, network.counters(from: a, to: b))
@@ -73,7 +75,7 @@ final class VirtualNetworkTests: XCTestCase {
         let network = VirtualNetwork(start: .zero)
         let node = EchoNode(hold: .zero)
         network.attach(node, at: [a])
-        node.handle(datagram: [9], from: b, to: a, now: .zero)
+        node.handle(ReceivedDatagram(payload: [9], source: b, destination: a), now: .zero)
         network.progress(for: .milliseconds(1))
         XCTAssertEqual(network.undeliverable, 1)
         XCTAssertEqual(network.delivered, 0)

@@ -9,7 +9,7 @@ import XCTest
 /// interval, interval + 150 ms)) are counted as frames arrive.
 final class ReceivedStreamObserverTests: XCTestCase {
     private func frame(at milliseconds: Int, index: Int) -> ReceivedFrame {
-        ReceivedFrame(mid: "0", kind: .audio, codec: .opus, data: [1], isKeyframe: false, rtpTimestamp: UInt32(index * 960),
+        ReceivedFrame(mid: "0", ssrc: 1, kind: .audio, codec: .opus, data: [1], isKeyframe: false, rtpTimestamp: UInt32(index * 960),
                       firstArrival: Instant(nanoseconds: Int64(milliseconds) * 1_000_000),
                       lastArrival: Instant(nanoseconds: Int64(milliseconds) * 1_000_000))
     }
@@ -47,7 +47,7 @@ final class ReceivedStreamObserverTests: XCTestCase {
         let observer = ReceivedStreamObserver(codec: .vp8, publishedResolution: nil, frameRate: 30, stalls: stalls)
         var t = 0
         for index in 0..<120 {
-            observer.observe(ReceivedFrame(mid: "0", kind: .video, codec: .vp8, data: [1], isKeyframe: false,
+            observer.observe(ReceivedFrame(mid: "0", ssrc: 2, kind: .video, codec: .vp8, data: [1], isKeyframe: false,
                                            rtpTimestamp: UInt32(index * 3_000), firstArrival: Instant(nanoseconds: Int64(t) * 1_000_000),
                                            lastArrival: Instant(nanoseconds: Int64(t) * 1_000_000)), captureTime: nil)
             // 990 ms -> 1290 ms spans the stall; 2247 ms -> 2647 ms spans none.
@@ -73,7 +73,7 @@ final class ReceivedStreamObserverTests: XCTestCase {
             data += [0x9D, 0x01, 0x2A, UInt8(width & 0xFF), UInt8(width >> 8), UInt8(height & 0xFF), UInt8(height >> 8)]
         }
         let at = Instant(nanoseconds: Int64(index) * 33_000_000)
-        return ReceivedFrame(mid: "0", kind: .video, codec: .vp8, data: data, isKeyframe: size != nil,
+        return ReceivedFrame(mid: "0", ssrc: 2, kind: .video, codec: .vp8, data: data, isKeyframe: size != nil,
                              rtpTimestamp: UInt32(index * 3000), firstArrival: at, lastArrival: at)
     }
 

@@ -8,7 +8,7 @@ import Scenario
 import RTCBase
 import SDP
 
-/// The WebRTC half every media driver shares: a `Peer` on its `PeerHost`, media from the
+/// The WebRTC half every media driver shares: a `Peer` on its `DatagramHost`, media from the
 /// worker's shared encoders once connected, received streams observed, and at the end the
 /// record's phases and streams. Drivers add their signaling (a room, SRS, WHIP, Janus).
 final class MediaCall {
@@ -43,7 +43,7 @@ final class MediaCall {
     private let recorder: RunRecorder
     private let fanout: MediaFanout
     let media: Media
-    private(set) var host: PeerHost?
+    private(set) var host: DatagramHost<Peer>?
     /// What each kind sends now (timeline actions change it), and the section that sends it.
     private var sending: [MediaKind: SharedEncoder.Track] = [:]
     private var outgoing: [MediaKind: SentStreamStats] = [:]
@@ -70,12 +70,12 @@ final class MediaCall {
         sending[.audio] = media.audio
     }
 
-    var peer: Peer? { host?.peer }
+    var peer: Peer? { host?.machine }
 
     /// Creates the peer once its role is known; `negotiate` runs the offer/answer step.
     func start(role: PeerRole, localAddress: SocketAddress, impairment: (send: ImpairmentSchedule?, receive: ImpairmentSchedule?),
                ice: ICEConfiguration, seed: UInt64, negotiate: (Peer) throws -> Void) throws {
-        let host = try PeerHost(loop: loop, bindTo: localAddress, send: impairment.send, receive: impairment.receive,
+        let host = try DatagramHost<Peer>(loop: loop, bindTo: localAddress, send: impairment.send, receive: impairment.receive,
                                 runStart: recorder.runStart, seed: seed)
         liveToken = liveToken ?? recorder.addLive { [weak self] in self?.receiveTotals() ?? ReceiveTotals() }
         var transceivers: [PeerTransceiver] = []
@@ -116,8 +116,7 @@ final class MediaCall {
             subscribe(peer)
             onConnected()
         case .frame(let frame):
-            let ssrc = peer?.sections.first { $0.mid == frame.mid }?.remoteSsrc
-            let captured = ssrc.flatMap { fanout.senders.captureTime(ssrc: $0, rtpTimestamp: frame.rtpTimestamp) }
+            let captured = fanout.senders.captureTime(ssrc: frame.ssrc, rtpTimestamp: frame.rtpTimestamp)
             observer(for: frame).observe(frame, captureTime: captured)
         case .localCandidate(let candidate, let mid):
             onLocalCandidate(candidate.description, mid)
@@ -173,7 +172,7 @@ final class MediaCall {
     }
 
     private func send(_ frame: PacketizedFrame, kind: MediaKind) {
-        guard isConnected, let host, let peer = host.peer else { return }
+        guard isConnected, let host, let peer = host.machine else { return }
         _ = peer.send(frame, kind: kind, now: loop.now())
         host.drive()
     }

@@ -1,20 +1,24 @@
 import EventLoop
 import Impairment
-import PeerCore
 import RTCBase
 
-/// A `Peer` on the event loop: its own UDP socket (SRS and most servers tell sessions
-/// apart by the client's address), one timer at the peer's `pollTimeout()`, and the
-/// scenario's impairment between the peer and its socket, one seeded link per direction.
-final class PeerHost {
+/// Any `DatagramMachine` on the event loop (a `Peer` in a run): its own UDP socket (SRS
+/// and most servers tell sessions apart by the client's address), one timer at the
+/// machine's `pollTimeout()`, and the scenario's impairment between the machine and its
+/// socket, one seeded link per direction.
+///
+/// Without a receive link a datagram goes to the machine straight from the socket's
+/// receive buffer (`handle(borrowed:from:to:now:)`); it is copied only when the link must
+/// hold it.
+final class DatagramHost<Machine: DatagramMachine & AnyObject> {
     let loop: EventLoop
     let socket: UDPSocket
-    private(set) var peer: Peer?
+    private(set) var machine: Machine?
     private let timer: DeadlineTimer
     private let linkTimer: DeadlineTimer
     private var sendLink: ImpairedLink<Transmit>?
-    private var receiveLink: ImpairedLink<(bytes: [UInt8], from: SocketAddress)>?
-    var onEvent: (PeerEvent) -> Void = { _ in }
+    private var receiveLink: ImpairedLink<ReceivedDatagram>?
+    var onEvent: (Machine.Event) -> Void = { _ in }
 
     init(loop: EventLoop, bindTo address: SocketAddress, send: ImpairmentSchedule?, receive: ImpairmentSchedule?,
          runStart: Instant, seed: UInt64) throws(SystemError) {
@@ -24,45 +28,47 @@ final class PeerHost {
         linkTimer = DeadlineTimer(loop: loop)
         sendLink = send.map { ImpairedLink(schedule: $0, start: runStart, seed: seed) }
         receiveLink = receive.map { ImpairedLink(schedule: $0, start: runStart, seed: seed ^ 0x5EED) }
-        socket.onDatagram = { [weak self] bytes, from in self?.received(Array(bytes), from: from) }
+        socket.onDatagram = { [weak self] bytes, from in self?.received(bytes, from: from) }
         // Queued answers, events and the next deadline once per wake-up, not per datagram.
         socket.onDrained = { [weak self] in self?.drive() }
     }
 
-    /// Starts driving `peer` (created once its role is known).
-    func attach(_ peer: Peer) {
-        self.peer = peer
+    /// Starts driving `machine` (created once its role is known).
+    func attach(_ machine: Machine) {
+        self.machine = machine
         drive()
     }
 
-    /// Hands everything the peer queued to the socket (through the send link), reports
+    /// Hands everything the machine queued to the socket (through the send link), reports
     /// its events and keeps its timer.
     func drive() {
-        guard let peer else { return }
+        guard machine != nil else { return }
         let now = loop.now()
-        while let transmit = peer.pollTransmit() {
+        while let transmit = machine?.pollTransmit() {
             if sendLink != nil {
                 sendLink?.send(transmit, now: now)
             } else {
                 socket.send(transmit.payload, to: transmit.destination)
             }
         }
-        while let event = peer.pollEvent() { onEvent(event) }
-        timer.arm(at: peer.pollTimeout()) { [weak self] in
-            guard let self, let peer = self.peer else { return }
-            peer.handleTimeout(now: self.loop.now())
+        while let event = machine?.pollEvent() { onEvent(event) }
+        timer.arm(at: machine?.pollTimeout()) { [weak self] in
+            guard let self else { return }
+            self.machine?.handleTimeout(now: self.loop.now())
             self.drive()
         }
         deliverLinks(now: now)
     }
 
-    private func received(_ bytes: [UInt8], from: SocketAddress) {
+    /// `bytes` is the socket's receive buffer, valid during this call only.
+    private func received(_ bytes: UnsafeRawBufferPointer, from: SocketAddress) {
         let now = loop.now()
         if receiveLink != nil {
-            receiveLink?.send((bytes, from), size: bytes.count + 28, now: now)
+            let datagram = ReceivedDatagram(payload: Array(bytes), source: from, destination: socket.localAddress)
+            receiveLink?.send(datagram, size: bytes.count + 28, now: now)
             deliverLinks(now: now)
         } else {
-            peer?.handle(datagram: bytes, from: from, to: socket.localAddress, now: now)
+            machine?.handle(borrowed: bytes, from: from, to: socket.localAddress, now: now)
         }
     }
 
@@ -71,7 +77,7 @@ final class PeerHost {
         var delivered = false
         while let (transmit, _) = sendLink?.pollDelivery(now: now) { socket.send(transmit.payload, to: transmit.destination) }
         while let (datagram, _) = receiveLink?.pollDelivery(now: now) {
-            peer?.handle(datagram: datagram.bytes, from: datagram.from, to: socket.localAddress, now: now)
+            machine?.handle(datagram, now: now)
             delivered = true
         }
         if delivered { drive() }
@@ -82,15 +88,16 @@ final class PeerHost {
         }
     }
 
-    /// Ends the call politely (DTLS close_notify) and releases the socket.
+    /// Ends the machine's session politely when it has something to say last (a `Peer`'s
+    /// DTLS close_notify), sends that, and releases the socket.
     func close() {
-        peer?.close(now: loop.now())
+        if let closing = machine as? any ClosesPolitely { closing.close(now: loop.now()) }
         drive()
         timer.cancel()
         linkTimer.cancel()
         socket.close()
     }
 
-    /// Datagrams this peer's socket lost in its own receive buffer (the harness, not the network).
+    /// Datagrams this machine's socket lost in its own receive buffer (the harness, not the network).
     var socketDrops: Int { socket.stats.receiveBufferDrops }
 }
