@@ -104,7 +104,8 @@ struct PeerFactory {
                 plannedStop: recorder.runStart + .milliseconds(peer.stopMs))
             return try WorkerRun.serverPeer(for: scenario.target, role: group.role, stream: peer.stream ?? StreamSettings.defaultName,
                                             endpoint: target.endpoint, settings: settings, tls: tls, seed: seed, loop: loop,
-                                            recorder: recorder, fanout: fanout, groupIndex: peer.group)
+                                            recorder: recorder, fanout: fanout, groupIndex: peer.group, owtFrom: group.stream?.from,
+                                            peerIndex: peer.index)
         }
     }
 
