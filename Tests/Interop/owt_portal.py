@@ -14,11 +14,13 @@ size (--mixed WxH), as an MCU's composition would be.
 
 usage: owt_portal.py [--service-id ID] [--service-key KEY] [--mixed 320x180]
     Listens on 127.0.0.1 (a free port) for Socket.IO (Engine.IO v4: python-socketio 5)
-    and REST on the same port, and prints one JSON line: {"port": N, "token": T}, where T
-    is a reusable token for room "r1" (REST tokens are single-use, like OWT's).
+    and REST on the same port, and prints one JSON line: {"port": N, "token": T,
+    "viewer_token": V}: reusable tokens for room "r1" as presenter and as viewer (REST
+    tokens are single-use, like OWT's).
     Roles: "presenter" may publish and subscribe, "viewer" only subscribe.
-    Test control: POST /test/drop/{participant} closes that participant's connection
-    without logging it out (it may relogin within 10 s with its ticket).
+    Test control: POST /test/drop closes every participant's connection without logging
+    it out (each may relogin within 10 s with its ticket); it answers how many it dropped.
+    GET /test/participants: {"all": [ids], "connected": [ids]} of the participants kept.
 """
 import argparse
 import asyncio
@@ -523,15 +525,19 @@ async def create_token(request):
 
 
 async def drop(request):
-    participant = participants.get(request.match_info["participant"])
-    if participant is None or participant.sid is None:
-        return web.Response(status=404, text="no such connected participant")
-    await sio.disconnect(participant.sid)
-    return web.Response(text="dropped")
+    connected = [p.sid for p in participants.values() if p.sid is not None]
+    for sid in connected:
+        await sio.disconnect(sid)
+    return web.Response(text=str(len(connected)))
 
 
 app.router.add_post("/v1/rooms/{room}/tokens", create_token)
-app.router.add_post("/test/drop/{participant}", drop)
+async def participant_list(request):
+    return web.json_response({"all": sorted(participants), "connected": sorted(p.id for p in participants.values() if p.sid)})
+
+
+app.router.add_post("/test/drop", drop)
+app.router.add_get("/test/participants", participant_list)
 
 
 async def main():
@@ -542,7 +548,8 @@ async def main():
     runner = web.AppRunner(app)
     await runner.setup()
     await web.SockSite(runner, listener).start()
-    print(json.dumps({"port": port, "token": make_token("r1", "guest", "presenter", reusable=True)}), flush=True)
+    print(json.dumps({"port": port, "token": make_token("r1", "guest", "presenter", reusable=True),
+                      "viewer_token": make_token("r1", "watcher", "viewer", reusable=True)}), flush=True)
     await asyncio.Event().wait()
 
 

@@ -1,4 +1,5 @@
 import Foundation
+import Net
 import Report
 import Runtime
 import Scenario
@@ -11,12 +12,13 @@ import XCTest
 final class OWTPortalRunTests: XCTestCase {
     private static let mixed = "160x90"
 
-    private func startPortal() throws -> (ManagedProcess, port: Int, token: String) {
+    private func startPortal() throws -> (ManagedProcess, port: Int, token: String, viewerToken: String) {
         let portal = try ManagedProcess(try PythonPeers.python(), [PythonPeers.script("owt_portal.py"), "--service-id", "svc",
                                                                    "--service-key", "key", "--mixed", Self.mixed])
         let line = try XCTUnwrap(portal.firstLine(timeout: 30), "the mock portal printed nothing: \(portal.text)")
         let hello = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], line)
-        return (portal, try XCTUnwrap(hello["port"] as? Int), try XCTUnwrap(hello["token"] as? String))
+        return (portal, try XCTUnwrap(hello["port"] as? Int), try XCTUnwrap(hello["token"] as? String),
+                try XCTUnwrap(hello["viewer_token"] as? String))
     }
 
     private func run(_ text: String) throws -> (RunReport, ScenarioRunner.Outcome) {
@@ -27,9 +29,10 @@ final class OWTPortalRunTests: XCTestCase {
     }
 
     func testOnePublisherTwoForwardPlayersAndOneMixedPlayer() throws {
-        let cell = InteropRecorder.cell(self, target: "owt (mock portal)", version: TargetVersion.pip("python-socketio"),
-                                        role: "portal + aiortc media for publisher, forward and mixed players", codec: "VP8+Opus")
-        let (portal, port, _) = try startPortal()
+        let cell = InteropRecorder.cell(self, target: "python-socketio", version: TargetVersion.pip("python-socketio"),
+                                        role: "OWT mock portal (owt_portal.py, aiortc media) for `rtcswarm run`: publisher, 2 forward players, mixed player",
+                                        codec: "VP8+Opus")
+        let (portal, port, _, _) = try startPortal()
         defer { portal.stop() }
         let (report, outcome) = try run("""
         { name: "owt-mock", duration_s: 8,
@@ -55,18 +58,62 @@ final class OWTPortalRunTests: XCTestCase {
         }
     }
 
-    func testPortalRefusalsAreQuoted() throws {
-        let (portal, port, _) = try startPortal()
-        defer { portal.stop() }
-        // A token the portal never issued, and a player's viewer token used to publish.
-        let forged = Data(#"{"tokenId":"nope","host":"127.0.0.1:\#(port)","secure":false,"signature":"eA=="}"#.utf8).base64EncodedString()
+    /// One publisher with `token`: its record.
+    private func publish(port: Int, token: String, seconds: Int) throws -> PeerRecord {
         let (report, _) = try run("""
-        { name: "owt-refusals", duration_s: 3,
-          target: { kind: "owt", owt: { portal: "http://127.0.0.1:\(port)", token: "\(forged)", engine_io: 4 } },
-          groups: [{ role: "publisher", count: 1 }] }
+        { name: "owt-publisher", duration_s: \(seconds),
+          target: { kind: "owt", owt: { portal: "http://127.0.0.1:\(port)", token: "\(token)", engine_io: 4 } },
+          groups: [{ role: "publisher", count: 1, media: { video: { resolution: "320x180", fps: 30, bitrate_kbps: 300 } } }] }
         """)
-        let peer = try XCTUnwrap(report.cells.first?.peers.first)
-        XCTAssertEqual(peer.outcome, .failed)
-        XCTAssertEqual(peer.failureReason, "OWT portal: login refused: Authentication failed: invalid token")
+        return try XCTUnwrap(report.cells.first?.peers.first)
     }
+
+    func testPortalRefusalsAreQuoted() throws {
+        InteropRecorder.cell(self, target: "python-socketio", version: TargetVersion.pip("python-socketio"),
+                             role: "OWT mock portal: a forged token and a viewer's publish are refused, quoted", codec: "VP8+Opus")
+        let (portal, port, _, viewerToken) = try startPortal()
+        defer { portal.stop() }
+        let forged = Data(#"{"tokenId":"nope","host":"127.0.0.1:\#(port)","secure":false,"signature":"eA=="}"#.utf8).base64EncodedString()
+        let impostor = try publish(port: port, token: forged, seconds: 3)
+        XCTAssertEqual(impostor.outcome, .failed)
+        XCTAssertEqual(impostor.failureReason, "OWT portal: login refused: Authentication failed: invalid token")
+        let viewer = try publish(port: port, token: viewerToken, seconds: 3)
+        XCTAssertEqual(viewer.outcome, .failed)
+        XCTAssertEqual(viewer.failureReason, "OWT portal: publish refused: Unauthorized: role viewer may not publish")
+    }
+
+    /// The portal drops every connection 3 s into the run: the publisher logs in again with
+    /// its reconnection ticket (the portal still has the same one participant, connected
+    /// again) while its media keeps flowing, and completes.
+    func testReloginWithTheTicketAfterTheConnectionDrops() throws {
+        InteropRecorder.cell(self, target: "python-socketio", version: TargetVersion.pip("python-socketio"),
+                             role: "OWT mock portal drops the connection: relogin with the reconnection ticket", codec: "VP8+Opus")
+        let (portal, port, token, _) = try startPortal()
+        defer { portal.stop() }
+        let api = Endpoint(scheme: .http, host: "127.0.0.1", port: UInt16(port))
+        let seen = Box()
+        let dropper = Thread {
+            Thread.sleep(forTimeInterval: 3)
+            seen.before = LoopbackHTTP.get(api, target: "/test/participants")
+            var drop = HTTPRequest(method: .post, endpoint: api)
+            drop.target = "/test/drop"
+            seen.dropped = LoopbackHTTP.send(drop, to: api)?.bodyText
+            Thread.sleep(forTimeInterval: 2.5)
+            seen.after = LoopbackHTTP.get(api, target: "/test/participants")
+        }
+        dropper.start()
+        let peer = try publish(port: port, token: token, seconds: 8)
+        XCTAssertEqual(peer.outcome, .completed, peer.failureReason ?? "")
+        XCTAssertEqual(seen.dropped, "1")
+        let before = try XCTUnwrap(seen.before)
+        XCTAssert(before.contains(#""connected": ["p"#), before)
+        XCTAssertEqual(seen.after, before, "the same participant, connected again")
+    }
+}
+
+/// What the dropping thread saw, read once the run is over.
+private final class Box: @unchecked Sendable {
+    var before: String?
+    var dropped: String?
+    var after: String?
 }
