@@ -45,6 +45,10 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
     case failedPeers = "failed_peers"
     case connectedPeers = "connected_peers"
     case joinMs = "join_ms"
+    /// OWT conference steps (the portal's acks).
+    case loginMs = "login_ms"
+    case publishAckMs = "publish_ack_ms"
+    case subscribeAckMs = "subscribe_ack_ms"
     case relayMs = "relay_ms"
     // Per worker (the harness watching itself).
     case lagMs = "lag_ms"

@@ -111,6 +111,9 @@ public struct OWTCallSignaling: CallSignaling {
                 events.append(.closed)
             case .failed(let words):
                 events.append(.failed(CallSetupError(words.contains(" refused") ? .refused : .noAnswer, words)))
+            case .acknowledged(let request, let milliseconds):
+                let phase = ["login": "login_ms", "publish": "publish_ack_ms", "subscribe": "subscribe_ack_ms"][request]
+                if let phase { events.append(.timing(phase, milliseconds: milliseconds)) }
             case .remoteCandidate, .streamUpdated, .streamRemoved, .participantJoined, .participantLeft, .text, .ticketRefreshed:
                 break
             }

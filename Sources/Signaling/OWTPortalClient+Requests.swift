@@ -77,12 +77,13 @@ extension OWTPortalClient {
     }
 
     mutating func receiveAck(_ message: SocketIOMessage, now: Instant) {
-        guard let ackID = message.ackId, let (request, _) = pending.removeValue(forKey: ackID) else { return }
+        guard let ackID = message.ackId, let (request, sentAt) = pending.removeValue(forKey: ackID) else { return }
         let status = message.args.first?.stringValue
         let data = message.args.count > 1 ? message.args[1] : JSONValue.null
         guard status == "ok" || status == "success" else {
             return fail("OWT portal: \(request.name) refused: \(Self.words(data))")
         }
+        if let sentAt, request.isTimed { events.append(.acknowledged(request: request.name, milliseconds: now.milliseconds(since: sentAt))) }
         switch request {
         case .login:
             do {

@@ -58,6 +58,14 @@ public struct OWTPortalClient: StreamMachine {
         case publish(OWTRequestTag, offer: String), subscribe(OWTRequestTag, offer: String)
         case soac, unpublish, unsubscribe, text
 
+        /// The requests whose acks `.acknowledged` times.
+        var isTimed: Bool {
+            switch self {
+            case .login, .relogin, .publish, .subscribe: true
+            default: false
+            }
+        }
+
         var name: String {
             switch self {
             case .login: "login"

@@ -4,6 +4,9 @@ public typealias OWTRequestTag = Int
 
 /// What an `OWTPortalClient` tells its owner.
 public enum OWTPortalEvent: Hashable, Sendable {
+    /// A `login`, `relogin`, `publish` or `subscribe` was answered `ok`, this long after
+    /// it went out (after the connection was up, for the login).
+    case acknowledged(request: String, milliseconds: Double)
     /// `login` succeeded: who we are, the room's streams and participants.
     case joined(OWTRoomInfo)
     /// The portal took a `publish` or `subscribe`: its transport and the session id

@@ -43,11 +43,14 @@ final class OWTPortalRunTests: XCTestCase {
         """)
         cell.measured(report)
         let peers = try XCTUnwrap(report.cells.first?.peers)
+        print("owt phases: \(peers.map { "\($0.id) \($0.phases.filter { ["login_ms", "publish_ack_ms", "subscribe_ack_ms", "setup_ms"].contains($0.key) })" })")
         XCTAssertEqual(outcome, .passed, "\(peers.map { "\($0.id): \($0.failureReason ?? "ok")" }) portal: \(portal.text.suffix(3000))")
         XCTAssertEqual(peers.count, 4)
         for peer in peers {
             XCTAssertEqual(peer.outcome, .completed, "\(peer.id): \(peer.failureReason ?? "")")
             XCTAssertNotNil(peer.phases["setup_ms"], "\(peer.id): \(peer.phases)")
+            XCTAssertGreaterThan(peer.phases["login_ms"] ?? 0, 0, "\(peer.id): \(peer.phases)")
+            XCTAssertGreaterThan(peer.phases[peer.role == "publisher" ? "publish_ack_ms" : "subscribe_ack_ms"] ?? 0, 0, "\(peer.id): \(peer.phases)")
         }
         let players = peers.filter { $0.role == "player" }.sorted { $0.group < $1.group }
         XCTAssertEqual(players.count, 3)

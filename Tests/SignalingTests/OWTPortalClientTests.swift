@@ -30,9 +30,11 @@ final class OWTPortalClientTests: XCTestCase {
         XCTAssertEqual(login.body[1]?["protocol"], "1.2")
         XCTAssertEqual(login.body[1]?["userAgent"]?["sdk"]?["type"], "rtcswarm")
 
-        try portal.send(#"430["ok",\#(OWTPortalPeer.roomInfo)]"#, to: &client)
+        // login_ms counts from the connection being up (at `start`).
+        try portal.send(#"430["ok",\#(OWTPortalPeer.roomInfo)]"#, to: &client, now: start + .milliseconds(120))
         let events = OWTPortalPeer.events(&client)
-        guard case .joined(let room) = try XCTUnwrap(events.first) else { return XCTFail("\(events)") }
+        XCTAssertEqual(events.first, .acknowledged(request: "login", milliseconds: 120))
+        guard case .joined(let room) = try XCTUnwrap(events.last), events.count == 2 else { return XCTFail("\(events)") }
         XCTAssertEqual(room.participantID, "p1")
         XCTAssertEqual(room.roomID, "r1")
         XCTAssertEqual(room.participants.map(\.user), ["alice", "bob"])
@@ -57,8 +59,9 @@ final class OWTPortalClientTests: XCTestCase {
         XCTAssertEqual(publish.body[1]?.serialized,
                        #"{"media":{"tracks":[{"type":"audio","mid":"0","source":"mic"},{"type":"video","mid":"1","source":"camera"}]},"transport":{"type":"webrtc"}}"#)
 
-        try portal.send(#"431["ok",{"transportId":"t1","id":"pub1"}]"#, to: &client)
-        XCTAssertEqual(OWTPortalPeer.events(&client), [.accepted(tag, transportID: "t1", sessionID: "pub1")])
+        try portal.send(#"431["ok",{"transportId":"t1","id":"pub1"}]"#, to: &client, now: start + .milliseconds(35))
+        XCTAssertEqual(OWTPortalPeer.events(&client),
+                       [.acknowledged(request: "publish", milliseconds: 35), .accepted(tag, transportID: "t1", sessionID: "pub1")])
         let soac = try event(try portal.take(&client).first)
         XCTAssertEqual(soac.ack, 2)
         XCTAssertEqual(soac.body[0], "soac")
@@ -194,7 +197,7 @@ final class OWTPortalClientTests: XCTestCase {
         XCTAssertEqual(portal.streamID, 2)
         XCTAssertEqual(try portal.take(&client, now: start + .seconds(3)), [#"420["relogin","\#(OWTPortalPeer.ticket)"]"#])
         try portal.send(#"430["ok","bmV3LXRpY2tldA=="]"#, to: &client, now: start + .seconds(3))
-        XCTAssertEqual(OWTPortalPeer.events(&client), [.relogged])
+        XCTAssertEqual(OWTPortalPeer.events(&client), [.acknowledged(request: "relogin", milliseconds: 0), .relogged])
         XCTAssertEqual(client.reconnectionTicket, "bmV3LXRpY2tldA==")
     }
 
