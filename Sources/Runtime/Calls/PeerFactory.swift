@@ -134,7 +134,7 @@ struct PeerFactory {
                 host.run()
                 return host
             }
-        case .builtinRoom, .room, .srs, .whip, .whep, .janus:
+        case .builtinRoom, .room, .srs, .whip, .whep, .janus, .owt:
             let room = room, name = peer.room ?? "room"
             return { onEvent in room.call(loop: loop, room: name, seed: seed, onEvent: onEvent) }
         }
