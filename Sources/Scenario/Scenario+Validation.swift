@@ -56,7 +56,7 @@ extension Target {
         case .whip: return whepUrl == nil ? [.publisher] : [.publisher, .player]
         case .whep: return [.player]
         case .janus: return janus?.plugin == .echotest ? [.echo] : [.publisher, .player]
-        case .owt: return [.publisher, .player]
+        case .owt: return [.publisher, .player, .member]
         }
     }
 
@@ -161,6 +161,9 @@ extension OWTSettings {
             try check(!(room ?? "").isEmpty, "target.owt.room", "the REST API issues tokens for a room: set room to its id")
         }
         if let engineIo { try check(engineIo == 3 || engineIo == 4, "target.owt.engine_io", "\(engineIo) must be 3 or 4") }
+        if let textRatePerS {
+            try check(textRatePerS > 0 && textRatePerS <= 100, "target.owt.text_rate_per_s", "\(formatNumber(textRatePerS)) must be more than 0 and at most 100")
+        }
     }
 
     private func checkURL(_ url: String, _ path: String, example: String) throws(ScenarioError) {

@@ -105,6 +105,9 @@ public struct OWTSettings: Codable, Equatable, Sendable {
     /// The portal's Engine.IO version: 3 for the Socket.IO 2.x portals OWT shipped (default),
     /// 4 for newer ones.
     public var engineIo: Int?
+    /// Texts each `member` sends to everyone per second (timestamped: others record
+    /// `relay_ms`); default none.
+    public var textRatePerS: Double?
 }
 
 /// One kind of peer and how many of them.

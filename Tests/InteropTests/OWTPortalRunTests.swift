@@ -61,6 +61,33 @@ final class OWTPortalRunTests: XCTestCase {
         }
     }
 
+    /// 20 members in one room, each sending two texts a second to everyone: every one logs
+    /// in, and the portal relays each text to the 19 others.
+    func testTwentyMembersLogInAndRelayTexts() throws {
+        InteropRecorder.cell(self, target: "python-socketio", version: TargetVersion.pip("python-socketio"),
+                             role: "OWT mock portal: 20 members relaying texts", codec: "signaling")
+        let (portal, port, _, _) = try startPortal()
+        defer { portal.stop() }
+        let (report, outcome) = try run("""
+        { name: "owt-members", duration_s: 5,
+          target: { kind: "owt", owt: { portal: "http://127.0.0.1:\(port)", service_id: "svc", service_key: "key", room: "r1",
+                                        engine_io: 4, text_rate_per_s: 2 } },
+          groups: [{ role: "member", count: 20, arrival: { rate_per_s: 40 } }] }
+        """)
+        let cell = try XCTUnwrap(report.cells.first)
+        XCTAssertEqual(outcome, .passed, "\(cell.peers.compactMap(\.failureReason)) \(cell.thresholds)")
+        XCTAssertEqual(cell.peers.filter { $0.outcome == .completed }.count, 20)
+        XCTAssertEqual(cell.peers.compactMap { $0.phases["login_ms"] }.count, 20, "one login time per member")
+        // Each member sends for about 4.5 s (2 a second, 9 texts), each relayed to 19: at most
+        // 20 x 10 x 19 receipts, and most of them come.
+        let relay = try XCTUnwrap(cell.metrics.histograms[.relayMs])
+        print("owt members: \(relay.count) texts relayed, relay_ms p50 \(relay.percentile(50) ?? -1) p99 \(relay.percentile(99) ?? -1); "
+              + "login_ms \(cell.peers.compactMap { $0.phases["login_ms"] }.sorted())")
+        XCTAssertGreaterThan(relay.count, 20 * 7 * 19)
+        XCTAssertLessThanOrEqual(relay.count, 20 * 10 * 19)
+        XCTAssertLessThan(try XCTUnwrap(relay.percentile(99)), 500)
+    }
+
     /// One publisher with `token`: its record.
     private func publish(port: Int, token: String, seconds: Int) throws -> PeerRecord {
         let (report, _) = try run("""

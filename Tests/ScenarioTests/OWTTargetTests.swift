@@ -34,7 +34,7 @@ final class OWTTargetTests: XCTestCase {
         XCTAssertEqual(load(owt: #"{ portal: "http://127.0.0.1:8080", token: "abc" }"#, url: #"url: "http://127.0.0.1:8080","#),
                        "target.url: an owt target's portal is target.owt.portal; remove url")
         XCTAssertEqual(load(owt: #"{ portal: "http://127.0.0.1:8080", token: "abc" }"#, groups: #"[{ role: "pair", count: 1 }]"#),
-                       #"groups[0].role: "pair" does not work with a owt target; use publisher or player"#)
+                       #"groups[0].role: "pair" does not work with a owt target; use publisher or player or member"#)
         XCTAssertEqual(load(owt: #"{ portal: "http://127.0.0.1:8080", token: "abc" }"#,
                             groups: #"[{ role: "publisher", count: 1, stream: { from: "mixed" } }]"#),
                        "groups[0].stream.from: only OWT players choose forward or mixed; remove it")

@@ -6,7 +6,7 @@ import Signaling
 extension OWTCallSignaling {
     /// The portal client a `role` peer of an `owt` target runs: its token from the scenario,
     /// or from the REST API (signed with the wall clock now and a nonce from `seed`) as
-    /// `presenter` for publishers and `viewer` for players, named by the peer's id.
+    /// `presenter` for publishers and `viewer` for players and members, named by the peer's id.
     /// Players take the mixed stream or the `pick`-th forward one (`groups[].stream.from`).
     static func configuration(target: Target, role: PeerGroup.Role, portal: Endpoint, user: String, seed: UInt64,
                               groupIndex: Int) throws(TargetError) -> OWTPortalClient.Configuration {

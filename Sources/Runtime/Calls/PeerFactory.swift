@@ -74,6 +74,13 @@ struct PeerFactory {
         let ice = try ICEConfiguration(group, groupIndex: peer.group)
         let receiveTimeout = Duration.milliseconds(Int64((group.receiveTimeoutS * 1000).rounded()))
         switch group.role {
+        case .member where scenario.target.kind == .owt:
+            let configuration = try OWTCallSignaling.configuration(target: scenario.target, role: .member, portal: target.endpoint, user: id,
+                                                                   seed: seed, groupIndex: peer.group)
+            let rate = scenario.target.owt?.textRatePerS ?? 0
+            let settings = OWTMemberPeer.Settings(configuration: configuration, tls: tls, id: id, group: peer.group,
+                                                  textInterval: rate > 0 ? .milliseconds(Int64((1000 / rate).rounded())) : nil)
+            return OWTMemberPeer(loop: loop, settings: settings, recorder: recorder)
         case .member:
             let settings = RoomMemberPeer.Settings(
                 signaling: room, room: peer.room ?? "room", id: id, group: peer.group, seed: seed)
