@@ -12,20 +12,42 @@ import XCTest
 final class OWTPortalRunTests: XCTestCase {
     private static let mixed = "160x90"
 
-    private func startPortal() throws -> (ManagedProcess, port: Int, token: String, viewerToken: String) {
+    private func startPortal(mixed: String = mixed) throws -> (ManagedProcess, port: Int, token: String, viewerToken: String) {
         let portal = try ManagedProcess(try PythonPeers.python(), [PythonPeers.script("owt_portal.py"), "--service-id", "svc",
-                                                                   "--service-key", "key", "--mixed", Self.mixed])
+                                                                   "--service-key", "key", "--mixed", mixed])
         let line = try XCTUnwrap(portal.firstLine(timeout: 30), "the mock portal printed nothing: \(portal.text)")
         let hello = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], line)
         return (portal, try XCTUnwrap(hello["port"] as? Int), try XCTUnwrap(hello["token"] as? String),
                 try XCTUnwrap(hello["viewer_token"] as? String))
     }
 
-    private func run(_ text: String) throws -> (RunReport, ScenarioRunner.Outcome) {
+    private func run(_ text: String, environment: [String: String] = [:]) throws -> (RunReport, ScenarioRunner.Outcome) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("owt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
-        return ScenarioRunner(loaded: try ScenarioLoader.load(text: text), options: .init(folder: out, version: "test", progress: { _ in })).run()
+        return ScenarioRunner(loaded: try ScenarioLoader.load(text: text, environment: environment),
+                              options: .init(folder: out, version: "test", progress: { _ in })).run()
+    }
+
+    /// The shipped Scenarios/owt-conference.json5 at the mock portal (OWT_URL and the
+    /// service's id and key; the mock speaks Engine.IO 4 and mixes at RESOLUTION, 320x180
+    /// here so that two shared cores keep up with aiortc re-encoding three streams).
+    func testTheShippedConferenceScenarioRunsAgainstOWT_URL() throws {
+        let cell = InteropRecorder.cell(self, target: "python-socketio", version: TargetVersion.pip("python-socketio"),
+                                        role: "OWT mock portal: `rtcswarm run` of the shipped owt-conference.json5 (OWT_URL)", codec: "VP8+Opus")
+        let (portal, port, _, _) = try startPortal(mixed: "320x180")
+        defer { portal.stop() }
+        let text = try String(contentsOf: ExternalTool.repositoryRoot.appendingPathComponent("Scenarios/owt-conference.json5"), encoding: .utf8)
+        let (report, outcome) = try run(text, environment: ["OWT_URL": "http://127.0.0.1:\(port)", "OWT_SERVICE_ID": "svc",
+                                                            "OWT_SERVICE_KEY": "key", "OWT_ENGINE_IO": "4", "DURATION_S": "6",
+                                                            "RESOLUTION": "320x180"])
+        cell.measured(report)
+        let peers = try XCTUnwrap(report.cells.first?.peers)
+        XCTAssertEqual(outcome, .passed, "\(peers.map { "\($0.id): \($0.failureReason ?? "ok")" })")
+        XCTAssertEqual(peers.count, 4)
+        for peer in peers where peer.role == "player" {
+            XCTAssertEqual(peer.streams.first { $0.kind == "video" }?.resolutions.keys.sorted(), ["320x180"], peer.id)
+        }
     }
 
     func testOnePublisherTwoForwardPlayersAndOneMixedPlayer() throws {
