@@ -48,6 +48,10 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
     case failedPeers = "failed_peers"
     case connectedPeers = "connected_peers"
     case joinMs = "join_ms"
+    /// OWT conference steps (the portal's acks).
+    case loginMs = "login_ms"
+    case publishAckMs = "publish_ack_ms"
+    case subscribeAckMs = "subscribe_ack_ms"
     case relayMs = "relay_ms"
     /// Room messages (role `member`, `RoomMessageCounts`): sent, copies the server relayed,
     /// copies received, and lost and duplicated by the senders' sequence numbers.

@@ -16,18 +16,27 @@ public enum SocketIOClientEvent: Hashable, Sendable {
     case disconnected(reason: String)
 }
 
-/// A Socket.IO v5 client over Engine.IO v4 on a WebSocket, for one namespace, as a
-/// sans-IO state machine (PROTOCOLS.md section 4).
+/// A Socket.IO client on a WebSocket, for one namespace, as a sans-IO state machine
+/// (PROTOCOLS.md section 4): Socket.IO v5 over Engine.IO v4, or Socket.IO v4 (the 2.x
+/// servers, such as OWT's portal) over Engine.IO v3.
 ///
-/// Feed it the WebSocket's messages; send what `pollOutput` returns. It connects the
-/// namespace when the open packet arrives, answers each server ping `2` with `3`, drops
-/// the session when no ping comes within pingInterval + pingTimeout, buffers emits until
-/// connected, numbers acks and reassembles binary events.
+/// Feed it the WebSocket's messages; send what `pollOutput` returns. It buffers emits
+/// until connected, numbers acks and reassembles binary events. The two Engine.IO
+/// versions differ in who connects the namespace and who pings:
+/// - v4: it connects the namespace when the open packet arrives, answers each server
+///   ping `2` with `3`, and drops the session when no ping comes within pingInterval +
+///   pingTimeout.
+/// - v3: the server connects the default namespace itself (`40`, no sid: the Engine.IO
+///   sid stands for it); the client pings `2` every pingInterval and drops the session
+///   when the pong `3` is not back within pingTimeout.
 public struct SocketIOClientSession: Sendable {
     public enum State: Sendable { case awaitingOpen, connecting, connected, closed }
+    /// The `EIO` query parameter the WebSocket URL carries.
+    public enum EngineIOVersion: Int, Sendable { case v3 = 3, v4 = 4 }
 
     public let namespace: String
     public let auth: JSONValue?
+    public let engineIO: EngineIOVersion
     public private(set) var state = State.awaitingOpen
     public private(set) var handshake: EngineIOHandshake?
     private var assembler = SocketIOAssembler()
@@ -35,16 +44,24 @@ public struct SocketIOClientSession: Sendable {
     private var buffered: [SocketIOMessage] = []
     private var outputs = FIFO<SocketIOOutput>()
     private var events = FIFO<SocketIOClientEvent>()
+    /// v4: when the server's next ping is overdue. v3: when our ping's pong is overdue.
     private var heartbeatDeadline: Instant?
+    /// v3 only: when we ping next.
+    private var nextPing: Instant?
 
-    /// - Parameter auth: the CONNECT payload (`40{auth}`), e.g. a token.
-    public init(namespace: String = "/", auth: JSONValue? = nil) {
+    /// - Parameter auth: the CONNECT payload (`40{auth}`), e.g. a token (v4 only: a v3
+    ///   CONNECT carries none).
+    public init(namespace: String = "/", auth: JSONValue? = nil, engineIO: EngineIOVersion = .v4) {
         self.namespace = namespace
         self.auth = auth
+        self.engineIO = engineIO
     }
 
     /// The WebSocket path and query for Engine.IO v4 over WebSocket.
     public static let path = "/socket.io/?EIO=4&transport=websocket"
+
+    /// The WebSocket query for this session's Engine.IO version.
+    public var query: String { "EIO=\(engineIO.rawValue)&transport=websocket" }
 
     // MARK: Input
 
@@ -58,11 +75,19 @@ public struct SocketIOClientSession: Sendable {
                 handshake = open
                 state = .connecting
                 events.append(.opened(open))
-                send(SocketIOPacket(kind: .connect, namespace: namespace, data: auth))
-                armHeartbeat(now: now)
+                switch engineIO {
+                case .v4:
+                    send(SocketIOPacket(kind: .connect, namespace: namespace, data: auth))
+                    armHeartbeat(now: now)
+                case .v3:
+                    if namespace != "/" { send(SocketIOPacket(kind: .connect, namespace: namespace)) }
+                    nextPing = now + .milliseconds(open.pingInterval)
+                }
             case .ping(let data):
                 outputs.append(.message(EngineIOPacket.pong(data).encoded))
-                armHeartbeat(now: now)
+                if engineIO == .v4 { armHeartbeat(now: now) }
+            case .pong where engineIO == .v3:
+                heartbeatDeadline = nil
             case .close:
                 end("server closed the Engine.IO session", code: WebSocketError.normalClosure)
             case .message(let text):
@@ -82,16 +107,24 @@ public struct SocketIOClientSession: Sendable {
         guard state != .closed else { return }
         state = .closed
         heartbeatDeadline = nil
+        nextPing = nil
         events.append(.disconnected(reason: reason))
     }
 
-    /// When the server's next ping is overdue.
-    public func pollTimeout() -> Instant? { heartbeatDeadline }
+    /// When the server's next ping (v4) or its pong (v3) is overdue, or we ping (v3).
+    public func pollTimeout() -> Instant? { [heartbeatDeadline, nextPing].compactMap { $0 }.min() }
 
-    /// Ends the session when the server's pings stopped.
+    /// Ends the session when the heartbeat stopped; pings the server when due (v3).
     public mutating func handleTimeout(now: Instant) {
-        guard let deadline = heartbeatDeadline, now >= deadline else { return }
-        end("no ping from the server within pingInterval + pingTimeout", code: WebSocketError.goingAway)
+        if let deadline = heartbeatDeadline, now >= deadline {
+            return end(engineIO == .v4 ? "no ping from the server within pingInterval + pingTimeout"
+                                       : "no pong from the server within pingTimeout", code: WebSocketError.goingAway)
+        }
+        if let due = nextPing, now >= due, let handshake {
+            outputs.append(.message(EngineIOPacket.ping("").encoded))
+            nextPing = now + .milliseconds(handshake.pingInterval)
+            if heartbeatDeadline == nil { heartbeatDeadline = now + .milliseconds(handshake.pingTimeout) }
+        }
     }
 
     // MARK: Output
@@ -144,9 +177,8 @@ public struct SocketIOClientSession: Sendable {
         guard packet.namespace == namespace else { return }
         switch packet.kind {
         case .connect:
-            guard state == .connecting, let sid = packet.data?["sid"]?.stringValue else {
-                throw .invalid("unexpected CONNECT")
-            }
+            let sid = engineIO == .v3 ? packet.data?["sid"]?.stringValue ?? handshake?.sid : packet.data?["sid"]?.stringValue
+            guard state == .connecting, let sid else { throw .invalid("unexpected CONNECT") }
             state = .connected
             events.append(.connected(socketId: sid))
             for message in buffered { sendMessage(message) }

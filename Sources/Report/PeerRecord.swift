@@ -16,7 +16,8 @@ public struct PeerRecord: Codable, Equatable, Sendable {
     /// Milliseconds from the run's start.
     public var startedAtMs: Double
     public var endedAtMs: Double
-    /// `signaling_ms`, `ice_ms`, `dtls_ms`, `first_packet_ms`, `first_frame_ms`, `setup_ms`, `join_ms`.
+    /// `signaling_ms`, `ice_ms`, `dtls_ms`, `first_packet_ms`, `first_frame_ms`, `setup_ms`, `join_ms`;
+    /// on OWT `login_ms`, `publish_ack_ms`, `subscribe_ack_ms`.
     public var phases: [String: Double]
     public var outcome: Outcome
     /// The phase it failed in (`signaling`, `ice`, `dtls`; `connected` for a call or a
@@ -39,10 +40,11 @@ public struct PeerRecord: Codable, Equatable, Sendable {
     public var messages: RoomMessageCounts?
 
     /// Its one final state as `connected_peers` counts it: it finished setup (WebRTC peers:
-    /// set up; members: joined) and did not fail afterwards. A failed peer is only in
-    /// `failed_peers`; a peer interrupted before setup is in neither.
+    /// set up; members: joined a room, or logged in to an OWT portal) and did not fail
+    /// afterwards. A failed peer is only in `failed_peers`; a peer interrupted before
+    /// setup is in neither.
     public var endedConnected: Bool {
-        outcome != .failed && (phases["setup_ms"] != nil || phases["join_ms"] != nil)
+        outcome != .failed && (phases["setup_ms"] != nil || phases["join_ms"] != nil || phases["login_ms"] != nil)
     }
 
     public init(id: String, group: Int, role: String, startedAtMs: Double, endedAtMs: Double, phases: [String: Double] = [:],

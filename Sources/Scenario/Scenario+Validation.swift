@@ -56,6 +56,7 @@ extension Target {
         case .whip: return whepUrl == nil ? [.publisher] : [.publisher, .player]
         case .whep: return [.player]
         case .janus: return janus?.plugin == .echotest ? [.echo] : [.publisher, .player]
+        case .owt: return [.publisher, .player, .member]
         }
     }
 
@@ -66,7 +67,7 @@ extension Target {
         switch kind {
         case .srs: [.h264, .h265, .av1]
         case .builtinRoom, .room, .tcpP2P: VideoSettings.Codec.allCases
-        case .whip, .whep, .janus: [.vp8, .vp9, .h264]
+        case .whip, .whep, .janus, .owt: [.vp8, .vp9, .h264]
         }
     }
 
@@ -91,7 +92,11 @@ extension Target {
             try requireURL(schemes: ["tcp"])
             let port = url.flatMap { $0.split(separator: ":").last.flatMap { UInt16($0.filter(\.isNumber)) } } ?? 0
             try check(port > 0, "target.url", "\"\(url ?? "")\" needs a port: call i's caller listens on that port + i")
+        case .owt:
+            try check(url == nil, "target.url", "an owt target's portal is target.owt.portal; remove url")
+            try check(owt != nil, "target.owt", "owt needs { portal, token } or { portal, service_id, service_key, room }")
         }
+        if let owt { try owt.validate(kind: kind) }
         if let whepUrl {
             try check(kind == .whip, "target.whep_url", "only for kind \"whip\" (its players play through WHEP); remove it")
             let scheme = whepUrl.split(separator: ":", maxSplits: 1).first?.lowercased() ?? ""
@@ -135,7 +140,36 @@ extension Target {
         case .whep: return "\"${WHEP_URL:-http://127.0.0.1:1985/rtc/v1/whep/?app=live&stream=livestream}\""
         case .janus: return "\"${JANUS_URL:-http://127.0.0.1:8088/janus}\""
         case .tcpP2P: return "\"tcp://127.0.0.1:7000\""
+        case .owt: return "\"${OWT_URL:-http://127.0.0.1:8080}\""
         }
+    }
+}
+
+extension OWTSettings {
+    func validate(kind: Target.Kind) throws(ScenarioError) {
+        try check(kind == .owt, "target.owt", "only for kind \"owt\"; remove it")
+        try checkURL(portal, "target.owt.portal", example: Target.exampleURL(.owt))
+        if let restUrl { try checkURL(restUrl, "target.owt.rest_url", example: "\"http://127.0.0.1:3000\"") }
+        let service = (serviceId, serviceKey)
+        try check((service.0 == nil) == (service.1 == nil), "target.owt.service_id",
+                  "service_id and service_key go together (the REST API signs with the key of that service)")
+        try check((token == nil) != (service.0 == nil), "target.owt.token",
+                  token == nil ? "give a token, or service_id and service_key to ask the REST API for one per peer"
+                               : "give a token or service_id and service_key, not both")
+        if let token { try check(!token.isEmpty, "target.owt.token", "must not be empty") }
+        if service.0 != nil {
+            try check(!(room ?? "").isEmpty, "target.owt.room", "the REST API issues tokens for a room: set room to its id")
+        }
+        if let engineIo { try check(engineIo == 3 || engineIo == 4, "target.owt.engine_io", "\(engineIo) must be 3 or 4") }
+        if let textRatePerS {
+            try check(textRatePerS > 0 && textRatePerS <= 100, "target.owt.text_rate_per_s", "\(formatNumber(textRatePerS)) must be more than 0 and at most 100")
+        }
+    }
+
+    private func checkURL(_ url: String, _ path: String, example: String) throws(ScenarioError) {
+        let scheme = url.split(separator: ":", maxSplits: 1).first?.lowercased() ?? ""
+        try check(url.contains("://") && ["http", "https"].contains(scheme), path,
+                  "\"\(url)\" must start with http:// or https://, e.g. \(example)")
     }
 }
 
@@ -147,6 +181,9 @@ extension PeerGroup {
             try check(target.janus?.roomId != nil, "target.janus.room_id",
                       "Janus VideoRoom players (\(path)) subscribe in a room their publishers join; set room_id to a room in "
                       + "Janus's videoroom configuration (Debian's sample has 1234)")
+        }
+        if stream?.from != nil {
+            try check(target.kind == .owt && role == .player, "\(path).stream.from", "only OWT players choose forward or mixed; remove it")
         }
         try check(IntegerLimits.count.contains(count), "\(path).count", IntegerLimits.outside("\(count)", IntegerLimits.count))
         if oneWay == true {

@@ -24,7 +24,7 @@ public struct Scenario: Codable, Equatable, Sendable {
 /// Where the peers go.
 public struct Target: Codable, Equatable, Sendable {
     public enum Kind: String, AllowedValues {
-        case builtinRoom = "builtin-room", room, srs, whip, whep, janus
+        case builtinRoom = "builtin-room", room, srs, whip, whep, janus, owt
         /// Two peers calling each other with no server: JSON lines on a TCP socket (`url`
         /// `tcp://host:port`; call i's caller listens on port + i, its callee connects).
         case tcpP2P = "tcp-p2p"
@@ -36,6 +36,7 @@ public struct Target: Codable, Equatable, Sendable {
     public var room: RoomSettings?
     public var srs: SRSSettings?
     public var janus: JanusSettings?
+    public var owt: OWTSettings?
     /// Accept self-signed certificates on https:// and wss:// targets (default false).
     public var insecureTls: Bool?
     /// Sent as `Authorization: Bearer <token>` (WHIP/WHEP).
@@ -85,6 +86,28 @@ public struct JanusSettings: Codable, Equatable, Sendable {
     public var adminSecret: String?
 
     public static let sampleAdminSecret = "janusoverlord"
+}
+
+/// An OWT conference (Intel Open WebRTC Toolkit, PROTOCOLS.md section 6): its portal, and
+/// either a token or the service credentials that ask its REST API for one per peer.
+public struct OWTSettings: Codable, Equatable, Sendable {
+    /// The portal (`http://host:8080`); `https` for a TLS portal.
+    public var portal: String
+    /// A token from the REST API, used by every peer (OWT's REST tokens are single-use:
+    /// give `service_id` and `service_key` for more than one peer).
+    public var token: String?
+    public var serviceId: String?
+    public var serviceKey: String?
+    /// The REST API (default: the portal's address).
+    public var restUrl: String?
+    /// The conference room the REST API issues tokens for.
+    public var room: String?
+    /// The portal's Engine.IO version: 3 for the Socket.IO 2.x portals OWT shipped (default),
+    /// 4 for newer ones.
+    public var engineIo: Int?
+    /// Texts each `member` sends to everyone per second (timestamped: others record
+    /// `relay_ms`); default none.
+    public var textRatePerS: Double?
 }
 
 /// One kind of peer and how many of them.
@@ -237,6 +260,10 @@ public struct StreamSettings: Codable, Equatable, Sendable {
     public var name: String?
     /// Each publisher gets its own stream `<name>-<n>`; players are spread over them.
     public var perPublisher: Bool?
+    /// OWT players: a publisher's `forward` stream (round robin, default) or the room's `mixed` one.
+    public var from: OWTSource?
+
+    public enum OWTSource: String, AllowedValues { case forward, mixed }
 
     public init(name: String? = nil, perPublisher: Bool? = nil) {
         self.name = name

@@ -11,6 +11,9 @@ public enum CallSetupEvent: Hashable, Sendable {
     /// Something the server reported that the runner may log: Janus `webrtcup`,
     /// `media`, `slowlink`, `hangup`; a trickle the server refused.
     case notice(String)
+    /// A signaling step the adapter timed, in milliseconds, kept as the peer's phase of
+    /// that name (OWT: `login_ms`, `publish_ack_ms`, `subscribe_ack_ms`).
+    case timing(String, milliseconds: Double)
     /// The call could not be set up, or the server ended it.
     case failed(CallSetupError)
     /// The teardown is over (or there was nothing to tear down).

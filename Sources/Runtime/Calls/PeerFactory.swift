@@ -74,6 +74,13 @@ struct PeerFactory {
         let ice = try ICEConfiguration(group, groupIndex: peer.group)
         let receiveTimeout = Duration.milliseconds(Int64((group.receiveTimeoutS * 1000).rounded()))
         switch group.role {
+        case .member where scenario.target.kind == .owt:
+            let configuration = try OWTCallSignaling.configuration(target: scenario.target, role: .member, portal: target.endpoint, user: id,
+                                                                   seed: seed, groupIndex: peer.group)
+            let rate = scenario.target.owt?.textRatePerS ?? 0
+            let settings = OWTMemberPeer.Settings(configuration: configuration, tls: tls, id: id, group: peer.group,
+                                                  textInterval: rate > 0 ? .milliseconds(Int64((1000 / rate).rounded())) : nil)
+            return OWTMemberPeer(loop: loop, settings: settings, recorder: recorder)
         case .member:
             let settings = RoomMemberPeer.Settings(
                 signaling: room, room: peer.room ?? "room", id: id, group: peer.group, seed: seed)
@@ -104,7 +111,8 @@ struct PeerFactory {
                 plannedStop: recorder.runStart + .milliseconds(peer.stopMs))
             return try WorkerRun.serverPeer(for: scenario.target, role: group.role, stream: peer.stream ?? StreamSettings.defaultName,
                                             endpoint: target.endpoint, settings: settings, tls: tls, seed: seed, loop: loop,
-                                            recorder: recorder, fanout: fanout, groupIndex: peer.group)
+                                            recorder: recorder, fanout: fanout, groupIndex: peer.group, owtFrom: group.stream?.from,
+                                            peerIndex: peer.index)
         }
     }
 
@@ -133,7 +141,7 @@ struct PeerFactory {
                 host.run()
                 return host
             }
-        case .builtinRoom, .room, .srs, .whip, .whep, .janus:
+        case .builtinRoom, .room, .srs, .whip, .whep, .janus, .owt:
             let room = room, name = peer.room ?? "room"
             return { onEvent in room.call(loop: loop, room: name, seed: seed, onEvent: onEvent) }
         }

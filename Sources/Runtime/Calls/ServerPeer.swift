@@ -40,6 +40,8 @@ final class ServerPeer: PeerDriver {
     private var call: MediaCall { life.call }
     private let makeSetup: (_ offer: String?) -> CallSetupDriver
     private var setup: CallSetupDriver?
+    /// The steps the adapter timed (`.timing`), for the record's phases.
+    private var timings: [String: Double] = [:]
 
     /// `makeSetup` builds the adapter on its driver from our offer (nil when the server offers).
     init(loop: EventLoop, settings: Settings, recorder: RunRecorder, fanout: MediaFanout,
@@ -53,7 +55,11 @@ final class ServerPeer: PeerDriver {
                                   setupTimeout: settings.setupTimeout, remote: "the server")
         life.plannedStop = settings.plannedStop
         // The teardown (DELETE, Janus hangup/detach/destroy) goes on after the record.
-        life.onEnd = { [weak self] _ in self?.setup?.hangUp() }
+        life.onEnd = { [weak self] record in
+            guard let self else { return }
+            record.phases.merge(self.timings) { _, timed in timed }
+            self.setup?.hangUp()
+        }
         call.onLocalCandidate = { [weak self] candidate, mid in
             guard let self else { return }
             let index = self.call.peer?.sections.firstIndex { $0.mid == mid } ?? 0
@@ -111,6 +117,8 @@ final class ServerPeer: PeerDriver {
             }
         case .failed(let error):
             end(.failed, phase: state == .connected ? "connected" : "signaling", reason: error.description)
+        case .timing(let name, let milliseconds):
+            timings[name] = milliseconds
         case .iceServers, .iceRestarted, .notice, .closed:
             break
         }

@@ -407,7 +407,7 @@ public final class ScenarioRunner {
                 }
             }
             return .janus(loop: loop, target: target, admin: admin)
-        case .builtinRoom, .room, .whip, .whep, .tcpP2P:
+        case .builtinRoom, .room, .whip, .whep, .tcpP2P, .owt:
             return nil
         }
     }
@@ -431,9 +431,9 @@ public final class ScenarioRunner {
         case .tcpP2P:
             // Nobody listens before the run: the callers do, once started.
             return Result { () throws(TargetError) in (try TargetResolver.resolve(target.url ?? ""), nil) }
-        case .room, .srs, .whip, .whep, .janus:
+        case .room, .srs, .whip, .whep, .janus, .owt:
             do {
-                let resolved = try TargetResolver.resolve(target.url ?? "")
+                let resolved = try TargetResolver.resolve(target.kind == .owt ? target.owt?.portal ?? "" : target.url ?? "")
                 try Reachability.check(resolved.address, loop: loop, timeout: .seconds(3))
                 return .success((resolved, nil))
             } catch {

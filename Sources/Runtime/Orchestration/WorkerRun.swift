@@ -48,7 +48,8 @@ public final class WorkerRun {
     /// (over HTTP, or over a WebSocket for a `ws://` or `wss://` Janus URL).
     static func serverPeer(for target: Target, role: PeerGroup.Role, stream: String, endpoint: Endpoint,
                            settings: ServerPeer.Settings, tls: TLSClientContext?, seed: UInt64, loop: EventLoop,
-                           recorder: RunRecorder, fanout: MediaFanout, groupIndex: Int) throws(TargetError) -> PeerDriver {
+                           recorder: RunRecorder, fanout: MediaFanout, groupIndex: Int, owtFrom: StreamSettings.OWTSource? = nil,
+                           peerIndex: Int = 0) throws(TargetError) -> PeerDriver {
         func peer(serverOffers: Bool, _ make: @escaping (_ offer: String?) -> CallSetupDriver) -> PeerDriver {
             var typed = settings
             typed.serverOffers = serverOffers
@@ -97,8 +98,15 @@ public final class WorkerRun {
             return driver { offer in WHIPCallSetup(kind: kind, endpoint: url, offer: offer ?? "", token: target.bearerToken) }
         case .janus:
             return janus(try .forPeer(target: target, role: role, stream: stream, display: settings.id, video: video, groupIndex: groupIndex))
+        case .owt:
+            let configuration = try OWTCallSignaling.configuration(target: target, role: role, portal: endpoint, user: settings.id, seed: seed,
+                                                                   groupIndex: groupIndex)
+            let owtRole = OWTCallSignaling.role(role, from: owtFrom, pick: peerIndex)
+            return peer(serverOffers: false) { offer in
+                StreamHost(loop: loop, machine: OWTCallSignaling(configuration: configuration, role: owtRole, offer: offer ?? ""), tls: tls)
+            }
         case .builtinRoom, .room, .tcpP2P:
-            throw TargetError("groups[\(groupIndex)]: role \"\(role.rawValue)\" needs a media server target (srs, whip, whep, janus)")
+            throw TargetError("groups[\(groupIndex)]: role \"\(role.rawValue)\" needs a media server target (srs, whip, whep, janus, owt)")
         }
     }
 
