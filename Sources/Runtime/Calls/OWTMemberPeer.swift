@@ -30,6 +30,9 @@ public final class OWTMemberPeer: PeerDriver {
     private var phases: [String: Double] = [:]
     private var timers: [TimerID] = []
     private var sequence = 0
+    private var tally = RoomMessageTally()
+    /// The conference's room id, once joined (its messages are counted under it).
+    private var roomID = ""
 
     public init(loop: EventLoop, settings: Settings, recorder: RunRecorder) {
         self.loop = loop
@@ -70,14 +73,18 @@ public final class OWTMemberPeer: PeerDriver {
         switch event {
         case .acknowledged("login", let milliseconds):
             phases["login_ms"] = milliseconds
-        case .joined:
+        case .joined(let room):
+            roomID = room.roomID
             guard state == .connecting, let started = startedAt else { return }
             state = .connected
             phases["signaling_ms"] = now.milliseconds(since: started)
             scheduleText()
         case .text(_, _, let message):
-            recorder.countMessageReceived()
-            if let sentAt = (try? JSONValue(parsing: message))?["t"]?.integerValue {
+            let body = try? JSONValue(parsing: message)
+            if let sender = body?["from"]?.stringValue, let number = body?["seq"]?.integerValue {
+                tally.receive(from: sender, sequence: Int(number))
+            }
+            if let sentAt = body?["t"]?.integerValue {
                 recorder.record(Double(now.nanoseconds - sentAt) / 1e6, in: .relayMs)
             }
         case .failed(let words):
@@ -94,7 +101,8 @@ public final class OWTMemberPeer: PeerDriver {
         timers.append(loop.schedule(after: interval) { [weak self] in
             guard let self, self.state == .connected else { return }
             self.sequence += 1
-            let body: JSONValue = .object(["seq": .integer(Int64(self.sequence)), "t": .integer(self.loop.now().nanoseconds)])
+            let body: JSONValue = .object(["from": .string(self.settings.id), "seq": .integer(Int64(self.sequence)),
+                                           "t": .integer(self.loop.now().nanoseconds)])
             self.host?.perform { $0.sendText(body.serialized, now: $1) }
             self.scheduleText()
         })
@@ -117,9 +125,11 @@ public final class OWTMemberPeer: PeerDriver {
         }
         host = nil
         let now = loop.now()
-        recorder.finish(PeerRecord(id: settings.id, group: settings.group, role: "member",
-                                   startedAtMs: startedAt.map(recorder.offset) ?? recorder.offset(now),
-                                   endedAtMs: recorder.offset(now), phases: phases, outcome: outcome,
-                                   failedPhase: outcome == .failed ? phase : nil, failureReason: reason))
+        var record = PeerRecord(id: settings.id, group: settings.group, role: "member",
+                                startedAtMs: startedAt.map(recorder.offset) ?? recorder.offset(now),
+                                endedAtMs: recorder.offset(now), phases: phases, outcome: outcome,
+                                failedPhase: outcome == .failed ? phase : nil, failureReason: reason)
+        if wasJoined { record.messages = tally.counts(room: roomID, sent: sequence) }
+        recorder.finish(record)
     }
 }
