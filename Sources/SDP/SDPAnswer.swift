@@ -29,15 +29,14 @@ public struct SDPAnswer: Sendable {
         var streamIDs: [String] = []
         for offered in offer.media {
             let codecs = CodecNegotiation.answer(offered: offered.codecs, local: capabilities[offered.kind] ?? [])
+            let setup = (offer.setup(of: offered) ?? .actpass).answer
             guard !offered.isRejected, let mid = offered.mid, codecs.contains(where: { !$0.isRTX }) else {
-                media.append(builder.rejected(
-                    kind: offered.kind, proto: offered.proto, format: offered.formats.first ?? "0", mid: offered.mid))
+                media.append(builder.rejected(offered, setup: setup))
                 continue
             }
             let offeredDirection = offered.direction ?? .sendrecv
             let sender = offeredDirection.receives ? senders[mid] : nil
             let direction = MediaDirection(sends: sender != nil, receives: offeredDirection.sends)
-            let setup = (offer.setup(of: offered) ?? .actpass).answer
             var section = builder.section(kind: offered.kind, mid: mid, setup: setup)
             for extmap in offered.extmaps where transport.headerExtensions.contains(extmap.uri) {
                 section.append(.extmap(ExtMap(id: extmap.id, uri: extmap.uri)))
