@@ -3,6 +3,7 @@ import Foundation
 import Media
 import PeerCore
 import RTCBase
+import SDP
 import WebRTCTestKit
 import XCTest
 
@@ -28,6 +29,15 @@ final class AiortcPeerCoreInteropTests: XCTestCase {
         try call(rtcswarm: .answerer, codec: .h264, size: .p360)
     }
 
+    /// aiortc offers audio, video and a data channel; rtcswarm declines the data channel
+    /// (port 0, out of BUNDLE, with its transport lines) and aiortc takes the answer: every
+    /// frame still flows both ways. aiortc 1.16 keeps the declined section's own ICE
+    /// transport waiting for candidates, so its connectionState stays "connecting".
+    func testAiortcOffererWithADataChannelTakesAnAnswerThatDeclinesIt() throws {
+        let (_, summary) = try call(rtcswarm: .answerer, codec: .vp8, size: .p180, aiortcDataChannel: "chat")
+        XCTAssertFalse(summary.states.contains("failed"), "\(summary.states)")
+    }
+
     /// Both peers relay-only through coturn on loopback: rtcswarm offers only its relayed
     /// candidate, and media flows through the relay both ways.
     func testRelayOnlyRtcswarmAndAiortcCallThroughCoturn() throws {
@@ -42,19 +52,23 @@ final class AiortcPeerCoreInteropTests: XCTestCase {
 
     @discardableResult
     private func call(rtcswarm role: PeerRole, codec: MediaCodec, size: Resolution,
-                      turn: (server: IceServer, address: String)? = nil) throws -> (LoopPeer, AiortcSummary) {
+                      turn: (server: IceServer, address: String)? = nil,
+                      aiortcDataChannel: String? = nil) throws -> (LoopPeer, AiortcSummary) {
         let aiortcRole = turn != nil ? "answerer, both relay-only through coturn (rtcswarm offers)"
             : role == .offerer ? "answerer (rtcswarm offers)" : "offerer (rtcswarm answers)"
-        let cell = InteropRecorder.cell(self, target: "aiortc", version: TargetVersion.pip("aiortc"), role: aiortcRole,
+        let cell = InteropRecorder.cell(self, target: "aiortc", version: TargetVersion.pip("aiortc"),
+                                        role: aiortcRole + (aiortcDataChannel == nil ? "" : ", offers a data channel rtcswarm declines"),
                                         codec: codec == .h264 ? "H.264+Opus" : "VP8+Opus")
         let python = try PythonPeers.python()
         let loop = try EventLoop()
         let local = try LoopPeer(loop: loop, role: role, direction: .sendrecv, seed: role == .offerer ? 41 : 42,
                                  video: codec == .h264 ? .h264() : .vp8(), iceServers: turn.map { [$0.server] } ?? [],
                                  relayOnly: turn != nil)
-        let aiortc = try AiortcPeer(python: python, script: PythonPeers.script("aiortc_peer.py"), options: .init(
+        var options = AiortcPeer.Options(
             role: role == .offerer ? .answerer : .offerer, video: codec.rawValue.lowercased(), frames: Self.frames,
-            width: size.width, height: size.height, turn: turn?.address))
+            width: size.width, height: size.height, turn: turn?.address)
+        options.dataChannel = aiortcDataChannel
+        let aiortc = try AiortcPeer(python: python, script: PythonPeers.script("aiortc_peer.py"), options: options)
         defer { aiortc.stop() }
 
         let started = loop.now()
@@ -70,6 +84,12 @@ final class AiortcPeerCoreInteropTests: XCTestCase {
             try local.peer.setRemoteOffer(aiortc.localDescription(), now: loop.now())
             ours = try local.peer.createAnswer(now: loop.now())
             try aiortc.setRemoteDescription(ours)
+        }
+        if aiortcDataChannel != nil {
+            let answer = try SessionDescription.parse(ours)
+            XCTAssertEqual(answer.media.map(\.kind.description), ["audio", "video", "application"])
+            XCTAssertEqual(answer.media.map(\.port).last, 0, ours)
+            XCTAssertEqual(answer.bundleMids, ["0", "1"])
         }
         let offered = AiortcInteropTests.candidates(ours)
         XCTAssertFalse(offered.isEmpty, ours)
