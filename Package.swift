@@ -37,6 +37,8 @@ let package = Package(
         .target(name: "Net", dependencies: ["RTCBase", "COpenSSL"]),
         .target(name: "SDP", dependencies: ["RTCBase"]),
         .target(name: "Impairment", dependencies: ["RTCBase"]),
+        // SCTP over DTLS and the WebRTC data channel protocol (issue 20).
+        .target(name: "SCTP", dependencies: ["RTCBase", "COpenSSL"]),
         .target(name: "Metrics", dependencies: ["RTCBase"]),
         .target(name: "PeerCore", dependencies: ["RTCBase", "SDP", "ICE", "STUN", "DTLS", "SRTP", "RTP", "RTPSession"]),
 
@@ -116,6 +118,7 @@ let package = Package(
             name: "PeerCoreTests",
             dependencies: ["PeerCore", "Media", "EventLoop", "SDP", "ICE", "STUN", "DTLS", "Impairment", "RTCBase", "WebRTCTestKit"]
         ),
+        .testTarget(name: "SCTPTests", dependencies: ["SCTP", "Impairment", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "WebRTCTestKit"]),
         .testTarget(name: "RTPSessionTests", dependencies: ["RTPSession", "RTP", "Impairment", "RTCBase", "WebRTCTestKit"]),
     ],

@@ -1,0 +1,26 @@
+/// CRC32c (Castagnoli, reflected polynomial 0x82F63B78), the SCTP checksum (RFC 9260 6.8,
+/// appendix B): computed over the whole packet with the checksum field zero, and written
+/// into the common header least significant byte first.
+enum Crc32c {
+    private static let table: [UInt32] = (0..<256).map { index in
+        var crc = UInt32(index)
+        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+        return crc
+    }
+
+    static func checksum<Bytes: Collection>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        return ~crc
+    }
+
+    /// The checksum of a packet whose bytes 8..<12 are taken as zero.
+    static func packetChecksum(_ packet: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for (index, byte) in packet.enumerated() {
+            let value = (8..<12).contains(index) ? 0 : byte
+            crc = table[Int((crc ^ UInt32(value)) & 0xFF)] ^ (crc >> 8)
+        }
+        return ~crc
+    }
+}
