@@ -21,7 +21,7 @@ extension OutboundQueue {
             if chunk.state == .inFlight { flightSize -= chunk.data.payload.count }
             if chunk.state == .inFlight || chunk.state == .toRetransmit { ackedBytes += chunk.data.payload.count }
             if let probe = rttProbe, probe.tsn == chunk.data.tsn {
-                if chunk.transmissions == 1 { result.rtt = now - probe.sentAt }
+                if chunk.transmissions == 1, chunk.state == .inFlight { result.rtt = now - probe.sentAt }
                 rttProbe = nil
             }
             head += 1
@@ -120,11 +120,14 @@ extension OutboundQueue {
         if expired(chunks[position], now: now) { abandon(at: position) }
     }
 
-    /// RFC 3758 3.5 C1 to C3: the ack point moves over abandoned chunks that follow it.
+    /// RFC 3758 3.5 C1 to C3: the ack point moves over abandoned chunks that follow it,
+    /// and over gap-acked ones between them (the peer holds those), ending on an abandoned one.
     private mutating func advanceAckPoint() {
         if advancedPeerAckPoint.tsnPrecedes(cumulativeAck) { advancedPeerAckPoint = cumulativeAck }
-        while let position = index(of: advancedPeerAckPoint &+ 1), chunks[position].state == .abandoned {
-            advancedPeerAckPoint &+= 1
+        var tsn = advancedPeerAckPoint &+ 1
+        while let position = index(of: tsn), chunks[position].state == .abandoned || chunks[position].state == .acked {
+            if chunks[position].state == .abandoned { advancedPeerAckPoint = tsn }
+            tsn &+= 1
         }
     }
 

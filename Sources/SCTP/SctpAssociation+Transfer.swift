@@ -76,8 +76,15 @@ extension SctpAssociation {
         let result = outbound.acknowledge(sack, now: now)
         if let rtt = result.rtt { rto.measured(rtt) }
         if result.cumulativeAdvanced { errorCount = 0 }
+        // RFC 3758 3.5 C2, C5: a FORWARD TSN when the ack point moves, and again when a
+        // SACK a round trip later shows the peer still behind it (the last one was lost).
         let forward = outbound.forwardTSN
-        if let forward, forward.newCumulativeTSN != lastForwardTSN { forwardTSNDue = true }
+        if let forward {
+            let roundTrip = rto.srtt ?? rto.rto
+            if forward.newCumulativeTSN != lastForwardTSN?.tsn || now - (lastForwardTSN?.sentAt ?? now) > roundTrip {
+                forwardTSNDue = true
+            }
+        }
         if !outbound.hasInFlight && forward == nil {
             t3 = nil
         } else if result.cumulativeAdvanced {
@@ -119,7 +126,7 @@ extension SctpAssociation {
                 let chunk = SctpChunk.forwardTSN(forward)
                 chunks.append(chunk)
                 room -= chunk.wireSize
-                lastForwardTSN = forward.newCumulativeTSN
+                lastForwardTSN = (forward.newCumulativeTSN, now)
                 tally.forwardTSNsSent += 1
             }
             forwardTSNDue = false

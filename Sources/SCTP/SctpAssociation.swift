@@ -85,8 +85,8 @@ public struct SctpAssociation: SansIOMachine {
     var delayedSack: Instant?
     var sackDue = false
     var dataPacketsSinceSack = 0
-    var lastForwardTSN: UInt32?
     var forwardTSNDue = false
+    var lastForwardTSN: (tsn: UInt32, sentAt: Instant)?
     var errorCount = 0
     var finished = false
     var outgoing = FIFO<[UInt8]>()
