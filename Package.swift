@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "Media", dependencies: ["RTCBase", "RTP", "COpus", "CVPX", "COpenH264", "CX265", "CDe265", "CAOM"]),
 
         // What each libFuzzer entry in Fuzz/ feeds its parser, shared with the replay test.
-        .target(name: "FuzzTargets", dependencies: ["RTCBase", "STUN", "RTP", "SRTP", "SDP", "Net", "Signaling", "Scenario", "Metrics", "Media"]),
+        .target(name: "FuzzTargets", dependencies: ["RTCBase", "STUN", "RTP", "SRTP", "SCTP", "SDP", "Net", "Signaling", "Scenario", "Metrics", "Media"]),
 
         // Tests.
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "Metrics", "RTCBase", "CShims"]),

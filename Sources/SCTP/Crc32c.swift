@@ -24,3 +24,13 @@ enum Crc32c {
         return ~crc
     }
 }
+
+/// Writes the right CRC32c into a packet's checksum field (RFC 9260 6.8), for fuzzing and
+/// tests that mutate packets and still want the chunk parsers to see them.
+public enum SctpChecksum {
+    public static func stamp(_ packet: inout [UInt8]) {
+        guard packet.count >= SctpPacket.headerSize else { return }
+        let crc = Crc32c.packetChecksum(packet)
+        packet[8..<12] = [UInt8(crc & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 24)]
+    }
+}

@@ -15,7 +15,7 @@ import RTCBase
 /// Left out on purpose: multi-homing and address parameters (RFC 8261 4), stream reset
 /// (RFC 6525; a channel is closed by closing the association), I-DATA (RFC 8260), and
 /// reneging of gap-acked chunks (a gap ack is taken as final).
-public struct SctpAssociation: SansIOMachine {
+public struct SctpAssociation: SansIOMachine, Sendable {
     public typealias Input = [UInt8]
     public typealias Output = [UInt8]
     public typealias Event = SctpEvent
