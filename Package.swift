@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "ReportTests", dependencies: ["Report", "Metrics", "WebRTCTestKit"]),
         .testTarget(
             name: "InteropTests",
-            dependencies: ["Runtime", "EventLoop", "RoomServer", "Signaling", "Net", "SDP", "PeerCore", "Media", "ICE", "Report", "Metrics", "RTCBase", "WebRTCTestKit"]
+            dependencies: ["Runtime", "EventLoop", "RoomServer", "Signaling", "Net", "SDP", "PeerCore", "SCTP", "Media", "ICE", "Report", "Metrics", "RTCBase", "WebRTCTestKit"]
         ),
         .testTarget(name: "ProjectTests", dependencies: ["WebRTCTestKit"]),
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
