@@ -118,7 +118,7 @@ let package = Package(
             name: "PeerCoreTests",
             dependencies: ["PeerCore", "Media", "EventLoop", "SDP", "ICE", "STUN", "DTLS", "Impairment", "RTCBase", "WebRTCTestKit"]
         ),
-        .testTarget(name: "SCTPTests", dependencies: ["SCTP", "Impairment", "RTCBase", "WebRTCTestKit"]),
+        .testTarget(name: "SCTPTests", dependencies: ["SCTP", "DTLS", "Impairment", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "WebRTCTestKit"]),
         .testTarget(name: "RTPSessionTests", dependencies: ["RTPSession", "RTP", "Impairment", "RTCBase", "WebRTCTestKit"]),
     ],

@@ -85,6 +85,9 @@ extension Peer {
                 isConnected = false
             case .closed:
                 finishClosing(now: now)
+            case .applicationData:
+                // SCTP for data channels (RFC 8261); Peer negotiates none yet, so it is dropped.
+                break
             }
         }
     }

@@ -32,8 +32,10 @@ public struct SctpAssociation: SansIOMachine, Sendable {
 
     public struct Configuration: Sendable {
         public var role: Role
-        /// Largest SCTP packet handed to DTLS (1200 keeps DTLS records under common path MTUs).
-        public var mtu = 1200
+        /// Largest SCTP packet handed to DTLS. DTLS adds its record header, explicit nonce
+        /// or IV, MAC and padding (37 bytes with AES-GCM, up to 64 with AES-CBC-SHA1), so
+        /// 1130 keeps each datagram within the 1200 bytes `DtlsEndpoint.mtu` allows.
+        public var mtu = 1130
         /// What we advertise in a_rwnd (RFC 9260 6.2.1) and may buffer for reassembly.
         public var receiveWindow: UInt32 = 1 << 20
         /// The a=max-message-size we announce and enforce on send (RFC 8841 6).
