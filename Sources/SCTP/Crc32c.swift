@@ -9,19 +9,19 @@ enum Crc32c {
     }
 
     static func checksum<Bytes: Collection>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return ~crc
+        ~update(0xFFFF_FFFF, bytes)
     }
 
-    /// The checksum of a packet whose bytes 8..<12 are taken as zero.
+    /// The checksum of a packet, its checksum field (bytes 8..<12) taken as zero.
     static func packetChecksum(_ packet: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for (index, byte) in packet.enumerated() {
-            let value = (8..<12).contains(index) ? 0 : byte
-            crc = table[Int((crc ^ UInt32(value)) & 0xFF)] ^ (crc >> 8)
-        }
-        return ~crc
+        guard packet.count >= 12 else { return checksum(packet) }
+        return ~update(update(update(0xFFFF_FFFF, packet[0..<8]), [0, 0, 0, 0]), packet[12...])
+    }
+
+    private static func update<Bytes: Collection>(_ start: UInt32, _ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
+        var crc = start
+        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        return crc
     }
 }
 

@@ -16,6 +16,8 @@ enum DataChannelControl: Equatable, Sendable {
     case open(DataChannelOptions, priority: UInt16)
     case ack
 
+    /// RFC 8831 6.4 / RFC 8832 5.1: "normal" priority, what browsers send.
+    static let normalPriority: UInt16 = 256
     static let openType: UInt8 = 0x03
     static let ackType: UInt8 = 0x02
 

@@ -59,10 +59,8 @@ struct OutboundQueue: Sendable {
 
     var cumulativeAck: UInt32 { firstTSN &- 1 }
     var isEmpty: Bool { head == chunks.count }
-    var outstanding: Int { chunks.count - head }
     var hasInFlight: Bool { flightSize > 0 }
     var hasUnsentOrRetransmit: Bool { nextUnsent < chunks.count || !retransmits.isEmpty }
-    var bufferedBytes: Int { chunks[head...].reduce(0) { $0 + $1.data.payload.count } }
     var maxPayload: Int { mtu - SctpPacket.headerSize - DataChunk.headerSize }
 
     func index(of tsn: UInt32) -> Int? {

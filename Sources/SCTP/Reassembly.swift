@@ -20,8 +20,6 @@ struct Reassembly: Sendable {
         var waiting: [UInt16: ReassembledMessage] = [:]
     }
 
-    var fragmentCount: Int { fragments.count }
-
     /// Adds a new (not duplicate) chunk and returns what can be delivered now, in order.
     mutating func add(_ chunk: DataChunk) -> [ReassembledMessage] {
         if chunk.beginning && chunk.ending {

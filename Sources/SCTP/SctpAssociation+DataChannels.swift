@@ -29,7 +29,8 @@ extension SctpAssociation {
             if state == .established { events.append(.channelOpen(channel)) }
         } else {
             channels[id] = ChannelState(channel: channel, open: false, acked: false)
-            outbound.enqueue(stream: id, ppid: PayloadProtocol.dcep, payload: DataChannelControl.open(options, priority: 256).serialize(),
+            outbound.enqueue(stream: id, ppid: PayloadProtocol.dcep,
+                             payload: DataChannelControl.open(options, priority: DataChannelControl.normalPriority).serialize(),
                              unordered: false, reliability: .reliable, now: now)
             nextChannelID &+= 2
         }
@@ -60,9 +61,9 @@ extension SctpAssociation {
         flush(now: now)
     }
 
-    mutating func deliver(_ message: ReassembledMessage) {
+    mutating func deliver(_ message: ReassembledMessage, now: Instant) {
         if message.ppid == PayloadProtocol.dcep {
-            receivedControl(message)
+            receivedControl(message, now: now)
             return
         }
         guard channels[message.stream] != nil else {
@@ -84,7 +85,7 @@ extension SctpAssociation {
         events.append(.message(DataChannelMessage(channel: message.stream, bytes: bytes, isString: isString)))
     }
 
-    private mutating func receivedControl(_ message: ReassembledMessage) {
+    private mutating func receivedControl(_ message: ReassembledMessage, now: Instant) {
         let control: DataChannelControl
         do {
             control = try DataChannelControl.parse(message.payload[...])
@@ -101,7 +102,7 @@ extension SctpAssociation {
             let channel = DataChannel(id: message.stream, options: options)
             channels[message.stream] = ChannelState(channel: channel, open: true, acked: true)
             outbound.enqueue(stream: message.stream, ppid: PayloadProtocol.dcep, payload: DataChannelControl.ack.serialize(),
-                             unordered: false, reliability: .reliable, now: .zero)
+                             unordered: false, reliability: .reliable, now: now)
             events.append(.channelOpen(channel))
         case .ack:
             guard var state = channels[message.stream], !state.open else {

@@ -45,7 +45,6 @@ extension SctpAssociation {
 
     private mutating func adopt(peer: InitChunk) {
         peerTag = peer.initiateTag
-        peerSupportsForwardTSN = peer.forwardTSN
         received = ReceivedTSNs(initialTSN: peer.initialTSN)
         outbound.peerInitialized(window: Int(peer.advertisedWindow))
     }

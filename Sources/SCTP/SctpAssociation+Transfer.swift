@@ -11,9 +11,9 @@ extension SctpAssociation {
         case .cookieAck: receivedCookieAck()
         case .data(let data):
             sawData = true
-            receivedData(data)
+            receivedData(data, now: now)
         case .sack(let sack): if received != nil { acknowledged(sack, now: now) }
-        case .forwardTSN(let forward): receivedForwardTSN(forward)
+        case .forwardTSN(let forward): receivedForwardTSN(forward, now: now)
         case .heartbeat(let info): send([.heartbeatAck(info: info)], tag: peerTag)
         case .heartbeatAck, .error: break
         case .abort: terminate(.abortedByPeer)
@@ -35,7 +35,7 @@ extension SctpAssociation {
         UInt32(max(0, Int(configuration.receiveWindow) - reassembly.bufferedBytes))
     }
 
-    private mutating func receivedData(_ data: DataChunk) {
+    private mutating func receivedData(_ data: DataChunk, now: Instant) {
         guard acceptsData, var received else { return }
         defer { self.received = received }
         if reassembly.bufferedBytes + data.payload.count > Int(configuration.receiveWindow),
@@ -46,17 +46,17 @@ extension SctpAssociation {
         switch received.insert(data.tsn) {
         case .duplicate: tally.duplicateTSNs += 1
         case .tooFarAhead: tally.droppedChunks += 1
-        case .new: for message in reassembly.add(data) { deliver(message) }
+        case .new: for message in reassembly.add(data) { deliver(message, now: now) }
         }
     }
 
-    private mutating func receivedForwardTSN(_ forward: ForwardTSNChunk) {
+    private mutating func receivedForwardTSN(_ forward: ForwardTSNChunk, now: Instant) {
         guard acceptsData, var received else { return }
         received.forward(to: forward.newCumulativeTSN)
         self.received = received
         reassembly.forget(upTo: forward.newCumulativeTSN)
         for entry in forward.streams {
-            for message in reassembly.skip(stream: entry.stream, upTo: entry.ssn) { deliver(message) }
+            for message in reassembly.skip(stream: entry.stream, upTo: entry.ssn) { deliver(message, now: now) }
         }
         sackDue = true
     }

@@ -14,7 +14,8 @@ import RTCBase
 ///
 /// Left out on purpose: multi-homing and address parameters (RFC 8261 4), stream reset
 /// (RFC 6525; a channel is closed by closing the association), I-DATA (RFC 8260), and
-/// reneging of gap-acked chunks (a gap ack is taken as final).
+/// reneging of gap-acked chunks (a gap ack is taken as final). The peer is taken to
+/// support FORWARD TSN, which RFC 8831 6.2 requires of every WebRTC endpoint.
 public struct SctpAssociation: SansIOMachine, Sendable {
     public typealias Input = [UInt8]
     public typealias Output = [UInt8]
@@ -75,7 +76,6 @@ public struct SctpAssociation: SansIOMachine, Sendable {
     let localInitialTSN: UInt32
     let secret: [UInt8]
     var peerTag: UInt32 = 0
-    var peerSupportsForwardTSN = false
     var outbound: OutboundQueue
     var received: ReceivedTSNs?
     var reassembly = Reassembly()

@@ -8,7 +8,6 @@ extension SctpChunk {
         static let stateCookie: UInt16 = 7
         static let forwardTSNSupported: UInt16 = 0xC000
         static let supportedExtensions: UInt16 = 0x8008
-        static let heartbeatInfo: UInt16 = 1
     }
 
     static func parse(type: UInt8, flags: UInt8, value: inout ByteReader) throws(ParseError) -> SctpChunk {

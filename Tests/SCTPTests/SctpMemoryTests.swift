@@ -54,7 +54,6 @@ final class SctpMemoryTests: XCTestCase {
         let inline = MemoryLayout<SctpAssociation>.size
         print("SctpAssociation: \(inline) bytes inline, \(Int(perAssociation)) bytes of resident memory each (idle, one channel, one message each way)")
         XCTAssertLessThan(perAssociation, 10_000)
-        XCTAssertGreaterThan(perAssociation, Double(inline), "the array's slots alone hold the inline part")
         XCTAssertEqual(associations.count, 2 * pairs)
     }
 }
