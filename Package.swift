@@ -40,7 +40,7 @@ let package = Package(
         // SCTP over DTLS and the WebRTC data channel protocol (issue 20).
         .target(name: "SCTP", dependencies: ["RTCBase", "COpenSSL"]),
         .target(name: "Metrics", dependencies: ["RTCBase"]),
-        .target(name: "PeerCore", dependencies: ["RTCBase", "SDP", "ICE", "STUN", "DTLS", "SRTP", "RTP", "RTPSession"]),
+        .target(name: "PeerCore", dependencies: ["RTCBase", "SDP", "ICE", "STUN", "DTLS", "SRTP", "RTP", "RTPSession", "SCTP"]),
 
         // Signaling adapters and the built-in room server.
         .target(name: "Signaling", dependencies: ["RTCBase", "Net", "SDP"]),
@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "RTPTests", dependencies: ["RTP", "FuzzTargets", "RTCBase", "WebRTCTestKit"]),
         .testTarget(
             name: "PeerCoreTests",
-            dependencies: ["PeerCore", "Media", "EventLoop", "SDP", "ICE", "STUN", "DTLS", "Impairment", "RTCBase", "WebRTCTestKit"]
+            dependencies: ["PeerCore", "SCTP", "Media", "EventLoop", "SDP", "ICE", "STUN", "DTLS", "Impairment", "RTCBase", "WebRTCTestKit"]
         ),
         .testTarget(name: "SCTPTests", dependencies: ["SCTP", "DTLS", "Impairment", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "WebRTCTestKit"]),

@@ -1,4 +1,5 @@
 import RTCBase
+import SCTP
 import SDP
 
 /// Offer/answer (JSEP RFC 9429 5.2-5.3, RFC 3264) with vanilla ICE: descriptions carry
@@ -101,11 +102,18 @@ extension Peer {
             if capabilities[transceiver.kind] == nil { capabilities[transceiver.kind] = transceiver.codecs }
             if let sender = senders[index] { answerSenders[mid] = sender }
         }
-        var answer = SDPAnswer(
-            offer: offer, capabilities: capabilities, senders: answerSenders, transport: transportDescription()
-        ).build()
+        var answerer = SDPAnswer(offer: offer, capabilities: capabilities, senders: answerSenders, transport: transportDescription())
+        if configuration.acceptsDataChannels {
+            let defaults = SctpAssociation.Configuration(role: .client)
+            answerer.dataChannel = (defaults.localPort, defaults.maxMessageSize)
+        }
+        var answer = answerer.build()
+        if answer.media.contains(where: { $0.isDataChannel && !$0.isRejected }), let role = dtls?.role {
+            sctp = SctpAssociation(configuration: .init(role: role == .client ? .client : .server), seed: generator.next())
+        }
         for index in answer.media.indices {
-            guard let mid = answer.media[index].mid, let offered = offer.section(mid: mid), !answer.media[index].isRejected
+            guard let mid = answer.media[index].mid, let offered = offer.section(mid: mid), !answer.media[index].isRejected,
+                  !answer.media[index].isDataChannel
             else { continue }
             let local = assignments[mid].map { configuration.transceivers[$0].direction } ?? .inactive
             let remote = offered.direction ?? .sendrecv

@@ -62,6 +62,9 @@ public struct PeerConfiguration: Sendable {
     /// `media.video.rtx: auto`); false keeps RTX whatever happens (`on`).
     public var rtxFallback: Bool
     public static let defaultMtu = 1200
+    /// Answerers: accept an offered data channel section (RFC 8841) and run SCTP over
+    /// DTLS for it; false declines it.
+    public var acceptsDataChannels = false
 
     public init(
         role: PeerRole, transceivers: [PeerTransceiver], localAddresses: [SocketAddress],

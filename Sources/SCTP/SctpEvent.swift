@@ -1,5 +1,5 @@
 /// What an association tells its owner.
-public enum SctpEvent: Equatable, Sendable {
+public enum SctpEvent: Hashable, Sendable {
     /// COOKIE ECHO / COOKIE ACK done: DATA may flow (RFC 9260 5.1).
     case associationUp
     /// A channel can carry messages: the peer acked our DATA_CHANNEL_OPEN, we acked its
@@ -22,7 +22,7 @@ public struct DataChannel: Hashable, Sendable {
 }
 
 /// One message received on a channel; `isString` from its PPID (RFC 8831 8).
-public struct DataChannelMessage: Equatable, Sendable {
+public struct DataChannelMessage: Hashable, Sendable {
     public var channel: UInt16
     public var bytes: [UInt8]
     public var isString: Bool
@@ -34,7 +34,7 @@ public struct DataChannelMessage: Equatable, Sendable {
     }
 }
 
-public enum SctpCloseReason: Equatable, Sendable {
+public enum SctpCloseReason: Hashable, Sendable {
     /// SHUTDOWN completed (RFC 9260 9.2).
     case shutdown
     /// The peer sent ABORT (RFC 9260 9.1).

@@ -57,6 +57,18 @@ struct SDPBuilder {
         return section
     }
 
+    /// An accepted data channel section (RFC 8841 4 to 6): the offer's m-line with the
+    /// transport lines, `a=sctp-port` and `a=max-message-size`.
+    func dataChannelSection(_ offered: MediaDescription, mid: String, setup: SetupRole, sctpPort: UInt16,
+                            maxMessageSize: Int) -> MediaDescription {
+        var section = section(kind: .application, mid: mid, setup: setup)
+        section.proto = offered.proto
+        section.formats = offered.formats
+        section.append(.other(name: "sctp-port", value: "\(sctpPort)"))
+        section.append(.other(name: "max-message-size", value: "\(maxMessageSize)"))
+        return section
+    }
+
     /// Direction, msid, rtcp-mux, rtcp-rsize, codecs and SSRC lines of a section.
     func finish(
         _ section: inout MediaDescription, direction: MediaDirection, sender: SenderDescription?,

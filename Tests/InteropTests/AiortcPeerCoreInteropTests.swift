@@ -38,6 +38,19 @@ final class AiortcPeerCoreInteropTests: XCTestCase {
         XCTAssertFalse(summary.states.contains("failed"), "\(summary.states)")
     }
 
+    /// rtcswarm accepts aiortc's data channel: SCTP runs over the DTLS of the media, both
+    /// sides send INIT, and aiortc's "chat" channel opens on rtcswarm by DCEP, next to
+    /// every frame both ways.
+    func testAiortcOffererOpensADataChannelThatRtcswarmAccepts() throws {
+        let (local, summary) = try call(rtcswarm: .answerer, codec: .vp8, size: .p180, aiortcDataChannel: "chat",
+                                        acceptDataChannel: true)
+        let data = local.events.compactMap { if case .dataChannel(let event) = $0 { event } else { nil } }
+        XCTAssertEqual(data.first, .associationUp)
+        XCTAssertTrue(data.contains { if case .channelOpen(let channel) = $0 { channel.options.label == "chat" && channel.id == 1 } else { false } },
+                      "aiortc (DTLS server) opens odd stream 1: \(data)")
+        XCTAssertTrue(summary.states.contains("connected"), "with the data channel accepted aiortc connects: \(summary.states)")
+    }
+
     /// Both peers relay-only through coturn on loopback: rtcswarm offers only its relayed
     /// candidate, and media flows through the relay both ways.
     func testRelayOnlyRtcswarmAndAiortcCallThroughCoturn() throws {
@@ -53,17 +66,17 @@ final class AiortcPeerCoreInteropTests: XCTestCase {
     @discardableResult
     private func call(rtcswarm role: PeerRole, codec: MediaCodec, size: Resolution,
                       turn: (server: IceServer, address: String)? = nil,
-                      aiortcDataChannel: String? = nil) throws -> (LoopPeer, AiortcSummary) {
+                      aiortcDataChannel: String? = nil, acceptDataChannel: Bool = false) throws -> (LoopPeer, AiortcSummary) {
         let aiortcRole = turn != nil ? "answerer, both relay-only through coturn (rtcswarm offers)"
             : role == .offerer ? "answerer (rtcswarm offers)" : "offerer (rtcswarm answers)"
         let cell = InteropRecorder.cell(self, target: "aiortc", version: TargetVersion.pip("aiortc"),
-                                        role: aiortcRole + (aiortcDataChannel == nil ? "" : ", offers a data channel rtcswarm declines"),
+                                        role: aiortcRole + (aiortcDataChannel == nil ? "" : acceptDataChannel ? ", with a data channel" : ", offers a data channel rtcswarm declines"),
                                         codec: codec == .h264 ? "H.264+Opus" : "VP8+Opus")
         let python = try PythonPeers.python()
         let loop = try EventLoop()
         let local = try LoopPeer(loop: loop, role: role, direction: .sendrecv, seed: role == .offerer ? 41 : 42,
                                  video: codec == .h264 ? .h264() : .vp8(), iceServers: turn.map { [$0.server] } ?? [],
-                                 relayOnly: turn != nil)
+                                 relayOnly: turn != nil, acceptsDataChannels: acceptDataChannel)
         var options = AiortcPeer.Options(
             role: role == .offerer ? .answerer : .offerer, video: codec.rawValue.lowercased(), frames: Self.frames,
             width: size.width, height: size.height, turn: turn?.address)
@@ -88,8 +101,8 @@ final class AiortcPeerCoreInteropTests: XCTestCase {
         if aiortcDataChannel != nil {
             let answer = try SessionDescription.parse(ours)
             XCTAssertEqual(answer.media.map(\.kind.description), ["audio", "video", "application"])
-            XCTAssertEqual(answer.media.map(\.port).last, 0, ours)
-            XCTAssertEqual(answer.bundleMids, ["0", "1"])
+            XCTAssertEqual(answer.media.map(\.port).last == 0, !acceptDataChannel, ours)
+            XCTAssertEqual(answer.bundleMids, acceptDataChannel ? ["0", "1", "2"] : ["0", "1"])
         }
         let offered = AiortcInteropTests.candidates(ours)
         XCTAssertFalse(offered.isEmpty, ours)

@@ -2,6 +2,7 @@ import ICE
 import Media
 import PeerCore
 import RTCBase
+import SCTP
 import SDP
 import WebRTCTestKit
 
@@ -27,6 +28,7 @@ struct EventLog {
     var connected = false
     var closed = false
     var localCandidates: [Candidate] = []
+    var dataChannel: [SctpEvent] = []
 
     mutating func drain(_ peer: Peer, now: Instant = .zero) {
         while let event = peer.pollEvent() {
@@ -40,6 +42,7 @@ struct EventLog {
             case .connected: connected = true
             case .closed: closed = true
             case .localCandidate(let candidate, _): localCandidates.append(candidate)
+            case .dataChannel(let event): dataChannel.append(event)
             case .gatheringComplete, .iceStateChanged: break
             }
         }

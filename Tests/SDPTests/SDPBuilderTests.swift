@@ -152,6 +152,25 @@ final class SDPBuilderTests: XCTestCase {
         XCTAssertTrue(text.contains("m=application 0 UDP/DTLS/SCTP webrtc-datachannel\r\nc=IN IP4 0.0.0.0\r\na=ice-ufrag:ufrA\r\n"), text)
     }
 
+    /// With a data channel configured the section is accepted and bundled (RFC 8841 4 to 6).
+    func testAnswerAcceptingAiortcDataChannelCarriesSctpPortAndMaxMessageSize() throws {
+        let offer = try SessionDescription.parse(Fixtures.text("aiortc/offer-sendrecv-vp8-opus-datachannel.sdp"))
+        XCTAssertTrue(offer.media[2].isDataChannel)
+        XCTAssertEqual(offer.media[2].sctpPort, 5000)
+        var answerer = SDPAnswer(offer: offer, capabilities: [.audio: [.opus()], .video: [.vp8()]], transport: transport())
+        answerer.dataChannel = (5000, 262_144)
+        let sdp = answerer.build()
+        let data = sdp.media[2]
+        XCTAssertEqual(sdp.bundleMids, ["0", "1", "2"])
+        XCTAssertEqual(data.port, 50_000)
+        XCTAssertEqual(data.proto, "UDP/DTLS/SCTP")
+        XCTAssertTrue(data.isDataChannel)
+        XCTAssertEqual(data.sctpPort, 5000)
+        XCTAssertEqual(data.setup, .active)
+        XCTAssertNil(data.direction)
+        XCTAssertTrue(sdp.serialize().contains("a=mid:2\r\na=sctp-port:5000\r\na=max-message-size:262144\r\n"), sdp.serialize())
+    }
+
     func testDeclinedVideoSectionIsInactiveWithRtcpMuxAsOffered() throws {
         let offer = try SessionDescription.parse(SDPFixtureCorpus.sdp("aiortc/offer-sendrecv-vp8-opus.sdp"))
         let sdp = SDPAnswer(offer: offer, capabilities: [.audio: [.opus()], .video: [.h264()]], transport: transport()).build()

@@ -1,0 +1,29 @@
+import RTCBase
+import SCTP
+
+/// Data channels (RFC 8831) over the association the answer negotiated; events come out
+/// as `PeerEvent.dataChannel`.
+extension Peer {
+    /// Opens a channel (DCEP, or at once for a negotiated id) and returns its stream id.
+    public func openDataChannel(_ options: DataChannelOptions, now: Instant) throws(PeerError) -> UInt16 {
+        guard sctp != nil else { throw PeerError("no data channel was negotiated") }
+        do {
+            let id = try sctp!.openChannel(options, now: now)
+            flush(now: now)
+            return id
+        } catch {
+            throw PeerError("data channel \(options.label): \(error)")
+        }
+    }
+
+    /// Sends one message on an open channel.
+    public func sendData(_ bytes: [UInt8], isString: Bool = false, on channel: UInt16, now: Instant) throws(PeerError) {
+        guard sctp != nil else { throw PeerError("no data channel was negotiated") }
+        do {
+            try sctp!.send(bytes, isString: isString, on: channel, now: now)
+        } catch {
+            throw PeerError("data channel \(channel): \(error)")
+        }
+        flush(now: now)
+    }
+}
