@@ -16,9 +16,14 @@ extension Peer {
                 mid: transceiver.mid, kind: transceiver.kind, direction: transceiver.direction,
                 codecs: transceiver.codecs, sender: senders[index])
         }
+        var offerer = SDPOffer(transceivers: transceivers, transport: transportDescription())
+        if configuration.dataChannels {
+            let defaults = SctpAssociation.Configuration(role: .client)
+            offerer.dataChannel = (dataChannelMid, defaults.localPort, defaults.maxMessageSize)
+        }
         let offer: SessionDescription
         do {
-            offer = try SDPOffer(transceivers: transceivers, transport: transportDescription()).build()
+            offer = try offerer.build()
         } catch {
             throw PeerError("cannot build the offer: \(error)")
         }
@@ -48,6 +53,9 @@ extension Peer {
                 throw PeerError("answer has a=setup:\(setup.rawValue); an answer must say active or passive (RFC 8842 5.3)")
             }
             try applyRemoteTransport(answer, section: first, local: setup == .active ? .passive : .active, now: now)
+            if configuration.dataChannels, let data = answer.section(mid: dataChannelMid), data.isDataChannel, !data.isRejected {
+                startDataChannels()
+            }
             media = sections
             remoteDescription = text
             offerModel = nil
@@ -103,14 +111,12 @@ extension Peer {
             if let sender = senders[index] { answerSenders[mid] = sender }
         }
         var answerer = SDPAnswer(offer: offer, capabilities: capabilities, senders: answerSenders, transport: transportDescription())
-        if configuration.acceptsDataChannels {
+        if configuration.dataChannels {
             let defaults = SctpAssociation.Configuration(role: .client)
             answerer.dataChannel = (defaults.localPort, defaults.maxMessageSize)
         }
         var answer = answerer.build()
-        if answer.media.contains(where: { $0.isDataChannel && !$0.isRejected }), let role = dtls?.role {
-            sctp = SctpAssociation(configuration: .init(role: role == .client ? .client : .server), seed: generator.next())
-        }
+        if answer.media.contains(where: { $0.isDataChannel && !$0.isRejected }) { startDataChannels() }
         for index in answer.media.indices {
             guard let mid = answer.media[index].mid, let offered = offer.section(mid: mid), !answer.media[index].isRejected,
                   !answer.media[index].isDataChannel

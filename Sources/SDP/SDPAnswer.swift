@@ -33,7 +33,7 @@ public struct SDPAnswer: Sendable {
         for offered in offer.media {
             if offered.isDataChannel, !offered.isRejected, let mid = offered.mid, let dataChannel {
                 let setup = (offer.setup(of: offered) ?? .actpass).answer
-                media.append(builder.dataChannelSection(offered, mid: mid, setup: setup, sctpPort: dataChannel.sctpPort,
+                media.append(builder.dataChannelSection(proto: offered.proto, mid: mid, setup: setup, sctpPort: dataChannel.sctpPort,
                                                         maxMessageSize: dataChannel.maxMessageSize))
                 accepted.append(mid)
                 continue

@@ -57,13 +57,13 @@ struct SDPBuilder {
         return section
     }
 
-    /// An accepted data channel section (RFC 8841 4 to 6): the offer's m-line with the
-    /// transport lines, `a=sctp-port` and `a=max-message-size`.
-    func dataChannelSection(_ offered: MediaDescription, mid: String, setup: SetupRole, sctpPort: UInt16,
+    /// A data channel section (RFC 8841 4 to 6): `m=application ... webrtc-datachannel`
+    /// with the transport lines, `a=sctp-port` and `a=max-message-size`.
+    func dataChannelSection(proto: String, mid: String, setup: SetupRole, sctpPort: UInt16,
                             maxMessageSize: Int) -> MediaDescription {
         var section = section(kind: .application, mid: mid, setup: setup)
-        section.proto = offered.proto
-        section.formats = offered.formats
+        section.proto = proto
+        section.formats = ["webrtc-datachannel"]
         section.append(.other(name: "sctp-port", value: "\(sctpPort)"))
         section.append(.other(name: "max-message-size", value: "\(maxMessageSize)"))
         return section

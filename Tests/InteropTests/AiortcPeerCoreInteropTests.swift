@@ -3,6 +3,7 @@ import Foundation
 import Media
 import PeerCore
 import RTCBase
+import SCTP
 import SDP
 import WebRTCTestKit
 import XCTest
@@ -49,6 +50,15 @@ final class AiortcPeerCoreInteropTests: XCTestCase {
         XCTAssertTrue(data.contains { if case .channelOpen(let channel) = $0 { channel.options.label == "chat" && channel.id == 1 } else { false } },
                       "aiortc (DTLS server) opens odd stream 1: \(data)")
         XCTAssertTrue(summary.states.contains("connected"), "with the data channel accepted aiortc connects: \(summary.states)")
+    }
+
+    /// rtcswarm offers a data channel section next to audio and video; aiortc accepts it
+    /// and acks the channel rtcswarm opens.
+    func testRtcswarmOffererWithADataChannelOpensOneToAiortc() throws {
+        let (local, _) = try call(rtcswarm: .offerer, codec: .vp8, size: .p180, acceptDataChannel: true)
+        let opened = local.events.compactMap { if case .dataChannel(.channelOpen(let channel)) = $0 { channel } else { nil } }
+        XCTAssertEqual(opened.map(\.options.label), ["from-rtcswarm"])
+        XCTAssertEqual(opened.first?.id, local.peer.dtlsRole == .client ? 0 : 1)
     }
 
     /// Both peers relay-only through coturn on loopback: rtcswarm offers only its relayed
@@ -119,6 +129,16 @@ final class AiortcPeerCoreInteropTests: XCTestCase {
                       "not connected: \(local.events.suffix(5))\n\(aiortc.process.standardError.suffix(1500))")
         guard local.connected else { throw ExternalToolError("rtcswarm and aiortc did not connect") }
         let setup = loop.now() - started
+        if acceptDataChannel {
+            // rtcswarm opens a channel of its own once the association is up (DCEP to aiortc).
+            let dataEvents = { local.events.compactMap { if case .dataChannel(let event) = $0 { event } else { nil } } }
+            XCTAssertTrue(loop.run(until: { dataEvents().contains(.associationUp) }, timeout: .seconds(5)), "SCTP association")
+            let id = try local.peer.openDataChannel(DataChannelOptions(label: "from-rtcswarm"), now: loop.now())
+            local.drive()
+            XCTAssertTrue(loop.run(until: {
+                dataEvents().contains { if case .channelOpen(let channel) = $0 { channel.id == id } else { false } }
+            }, timeout: .seconds(5)), "aiortc acked rtcswarm's DATA_CHANNEL_OPEN")
+        }
 
         let sent = try local.sendPattern(codec, size: size, frames: Self.frames)
         XCTAssertTrue(loop.run(until: { local.videoFramesReceived >= Self.frames }, timeout: .seconds(5)))

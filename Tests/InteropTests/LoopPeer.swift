@@ -52,7 +52,7 @@ final class LoopPeer {
             transceivers: [PeerTransceiver(mid: "0", kind: .audio, direction: direction, codecs: [.opus()]),
                            PeerTransceiver(mid: "1", kind: .video, direction: direction, codecs: [video])],
             localAddresses: [socket.localAddress], iceServers: iceServers, relayOnly: relayOnly, seed: seed)
-        configuration.acceptsDataChannels = acceptsDataChannels
+        configuration.dataChannels = acceptsDataChannels
         peer = try Peer(configuration: configuration, now: loop.now())
         socket.onDatagram = { [unowned self] bytes, from in
             if self.mediaLossPct > 0, self.connected, let first = bytes.first, (128...191).contains(first),
