@@ -19,21 +19,22 @@ extension Peer {
 
     /// Opens a channel (DCEP, or at once for a negotiated id) and returns its stream id.
     public func openDataChannel(_ options: DataChannelOptions, now: Instant) throws(PeerError) -> UInt16 {
-        guard sctp != nil else { throw PeerError("no data channel was negotiated") }
+        let opened: UInt16?
         do {
-            let id = try sctp!.openChannel(options, now: now)
-            flush(now: now)
-            return id
+            opened = try sctp?.openChannel(options, now: now)
         } catch {
             throw PeerError("data channel \(options.label): \(error)")
         }
+        guard let opened else { throw PeerError("no data channel was negotiated") }
+        flush(now: now)
+        return opened
     }
 
     /// Sends one message on an open channel.
     public func sendData(_ bytes: [UInt8], isString: Bool = false, on channel: UInt16, now: Instant) throws(PeerError) {
         guard sctp != nil else { throw PeerError("no data channel was negotiated") }
         do {
-            try sctp!.send(bytes, isString: isString, on: channel, now: now)
+            try sctp?.send(bytes, isString: isString, on: channel, now: now)
         } catch {
             throw PeerError("data channel \(channel): \(error)")
         }

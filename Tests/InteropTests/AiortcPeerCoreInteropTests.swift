@@ -86,7 +86,7 @@ final class AiortcPeerCoreInteropTests: XCTestCase {
         let loop = try EventLoop()
         let local = try LoopPeer(loop: loop, role: role, direction: .sendrecv, seed: role == .offerer ? 41 : 42,
                                  video: codec == .h264 ? .h264() : .vp8(), iceServers: turn.map { [$0.server] } ?? [],
-                                 relayOnly: turn != nil, acceptsDataChannels: acceptDataChannel)
+                                 relayOnly: turn != nil, dataChannels: acceptDataChannel)
         var options = AiortcPeer.Options(
             role: role == .offerer ? .answerer : .offerer, video: codec.rawValue.lowercased(), frames: Self.frames,
             width: size.width, height: size.height, turn: turn?.address)
