@@ -37,8 +37,10 @@ let package = Package(
         .target(name: "Net", dependencies: ["RTCBase", "COpenSSL"]),
         .target(name: "SDP", dependencies: ["RTCBase"]),
         .target(name: "Impairment", dependencies: ["RTCBase"]),
+        // SCTP over DTLS and the WebRTC data channel protocol (issue 20).
+        .target(name: "SCTP", dependencies: ["RTCBase", "COpenSSL"]),
         .target(name: "Metrics", dependencies: ["RTCBase"]),
-        .target(name: "PeerCore", dependencies: ["RTCBase", "SDP", "ICE", "STUN", "DTLS", "SRTP", "RTP", "RTPSession"]),
+        .target(name: "PeerCore", dependencies: ["RTCBase", "SDP", "ICE", "STUN", "DTLS", "SRTP", "RTP", "RTPSession", "SCTP"]),
 
         // Signaling adapters and the built-in room server.
         .target(name: "Signaling", dependencies: ["RTCBase", "Net", "SDP"]),
@@ -81,7 +83,7 @@ let package = Package(
         .target(name: "Media", dependencies: ["RTCBase", "RTP", "COpus", "CVPX", "COpenH264", "CX265", "CDe265", "CAOM"]),
 
         // What each libFuzzer entry in Fuzz/ feeds its parser, shared with the replay test.
-        .target(name: "FuzzTargets", dependencies: ["RTCBase", "STUN", "RTP", "SRTP", "SDP", "Net", "Signaling", "Scenario", "Metrics", "Media"]),
+        .target(name: "FuzzTargets", dependencies: ["RTCBase", "STUN", "RTP", "SRTP", "SCTP", "SDP", "Net", "Signaling", "Scenario", "Metrics", "Media"]),
 
         // Tests.
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "Metrics", "RTCBase", "CShims"]),
@@ -97,7 +99,7 @@ let package = Package(
         .testTarget(name: "ReportTests", dependencies: ["Report", "Metrics", "WebRTCTestKit"]),
         .testTarget(
             name: "InteropTests",
-            dependencies: ["Runtime", "EventLoop", "RoomServer", "Signaling", "Net", "SDP", "PeerCore", "Media", "ICE", "Report", "Metrics", "RTCBase", "WebRTCTestKit"]
+            dependencies: ["Runtime", "EventLoop", "RoomServer", "Signaling", "Net", "SDP", "PeerCore", "SCTP", "Media", "ICE", "Report", "Metrics", "RTCBase", "WebRTCTestKit"]
         ),
         .testTarget(name: "ProjectTests", dependencies: ["WebRTCTestKit"]),
         .testTarget(name: "WebRTCTestKitTests", dependencies: ["WebRTCTestKit", "RTCBase"]),
@@ -114,8 +116,9 @@ let package = Package(
         .testTarget(name: "RTPTests", dependencies: ["RTP", "FuzzTargets", "RTCBase", "WebRTCTestKit"]),
         .testTarget(
             name: "PeerCoreTests",
-            dependencies: ["PeerCore", "Media", "EventLoop", "SDP", "ICE", "STUN", "DTLS", "Impairment", "RTCBase", "WebRTCTestKit"]
+            dependencies: ["PeerCore", "SCTP", "Media", "EventLoop", "SDP", "ICE", "STUN", "DTLS", "Impairment", "RTCBase", "WebRTCTestKit"]
         ),
+        .testTarget(name: "SCTPTests", dependencies: ["SCTP", "DTLS", "Impairment", "RTCBase", "WebRTCTestKit"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "WebRTCTestKit"]),
         .testTarget(name: "RTPSessionTests", dependencies: ["RTPSession", "RTP", "Impairment", "RTCBase", "WebRTCTestKit"]),
     ],

@@ -51,7 +51,7 @@ swift build -c "$configuration" --scratch-path "$scratch" --target FuzzTargets -
 build=$scratch/$configuration
 optimize=()
 [ "$configuration" = debug ] || optimize=(-O)
-modules=(RTCBase STUN RTP SRTP SDP Net Signaling Scenario Metrics Impairment Media FuzzTargets)
+modules=(RTCBase STUN RTP SRTP SCTP SDP Net Signaling Scenario Metrics Impairment Media FuzzTargets)
 objects=()
 for module in "${modules[@]}"; do objects+=("$build/$module.build"/*.o); done
 module_maps=()

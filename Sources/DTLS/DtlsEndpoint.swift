@@ -136,6 +136,17 @@ public final class DtlsEndpoint {
     /// placed on the caller's clock; nil when no timer runs.
     public func pollTimeout() -> Instant? { deadline }
 
+    /// Sends `bytes` as one application data record (an SCTP packet, RFC 8261 3: at most
+    /// `mtu` minus the record overhead). False unless connected.
+    @discardableResult
+    public func send(applicationData bytes: [UInt8]) -> Bool {
+        guard state == .connected, !bytes.isEmpty else { return false }
+        ERR_clear_error()
+        let written = SSL_write(ssl, bytes, Int32(clamping: bytes.count))
+        if written <= 0 { check(written) }
+        return written == Int32(bytes.count)
+    }
+
     /// Sends close_notify (RFC 5246 7.2.1) if connected, and ends the association. The
     /// remote endpoint reports `.closed`.
     public func close() {
@@ -180,13 +191,16 @@ public final class DtlsEndpoint {
         events.append(.connected(profile: profile, keys: DtlsSrtpKeys(material: material, profile: profile, isClient: role == .client)))
     }
 
-    /// Reads records after the handshake: close_notify ends the association; application
-    /// data is not used by WebRTC media and is dropped.
+    /// Reads records after the handshake: application data goes out as events (SCTP
+    /// packets, RFC 8261); close_notify ends the association.
     private func drainRecords() {
         var scratch = [UInt8](repeating: 0, count: 1_500)
         while true {
             let result = SSL_read(ssl, &scratch, Int32(scratch.count))
-            if result > 0 { continue }
+            if result > 0 {
+                events.append(.applicationData(Array(scratch.prefix(Int(result)))))
+                continue
+            }
             let error = SSL_get_error(ssl, result)
             if error == SSL_ERROR_ZERO_RETURN {
                 state = .closed

@@ -21,7 +21,7 @@ public struct FuzzTarget: Sendable {
 
     /// Every target, in the order `scripts/fuzz.sh` runs them (network parsers first).
     public static let all: [FuzzTarget] = [
-        .stun, .rtp, .srtp, .sdp, .http, .websocket, .socketio, .room, .json, .scenario, .threshold,
+        .stun, .rtp, .srtp, .sctp, .sdp, .http, .websocket, .socketio, .room, .json, .scenario, .threshold,
         .depacketizer, .bitstream, .mediafile,
     ]
 

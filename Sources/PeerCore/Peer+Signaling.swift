@@ -1,4 +1,5 @@
 import RTCBase
+import SCTP
 import SDP
 
 /// Offer/answer (JSEP RFC 9429 5.2-5.3, RFC 3264) with vanilla ICE: descriptions carry
@@ -15,9 +16,14 @@ extension Peer {
                 mid: transceiver.mid, kind: transceiver.kind, direction: transceiver.direction,
                 codecs: transceiver.codecs, sender: senders[index])
         }
+        var offerer = SDPOffer(transceivers: transceivers, transport: transportDescription())
+        if configuration.dataChannels {
+            let defaults = SctpAssociation.Configuration(role: .client)
+            offerer.dataChannel = (dataChannelMid, defaults.localPort, defaults.maxMessageSize)
+        }
         let offer: SessionDescription
         do {
-            offer = try SDPOffer(transceivers: transceivers, transport: transportDescription()).build()
+            offer = try offerer.build()
         } catch {
             throw PeerError("cannot build the offer: \(error)")
         }
@@ -47,6 +53,9 @@ extension Peer {
                 throw PeerError("answer has a=setup:\(setup.rawValue); an answer must say active or passive (RFC 8842 5.3)")
             }
             try applyRemoteTransport(answer, section: first, local: setup == .active ? .passive : .active, now: now)
+            if configuration.dataChannels, let data = answer.section(mid: dataChannelMid), data.isDataChannel, !data.isRejected {
+                startDataChannels()
+            }
             media = sections
             remoteDescription = text
             offerModel = nil
@@ -101,11 +110,16 @@ extension Peer {
             if capabilities[transceiver.kind] == nil { capabilities[transceiver.kind] = transceiver.codecs }
             if let sender = senders[index] { answerSenders[mid] = sender }
         }
-        var answer = SDPAnswer(
-            offer: offer, capabilities: capabilities, senders: answerSenders, transport: transportDescription()
-        ).build()
+        var answerer = SDPAnswer(offer: offer, capabilities: capabilities, senders: answerSenders, transport: transportDescription())
+        if configuration.dataChannels {
+            let defaults = SctpAssociation.Configuration(role: .client)
+            answerer.dataChannel = (defaults.localPort, defaults.maxMessageSize)
+        }
+        var answer = answerer.build()
+        if answer.media.contains(where: { $0.isDataChannel && !$0.isRejected }) { startDataChannels() }
         for index in answer.media.indices {
-            guard let mid = answer.media[index].mid, let offered = offer.section(mid: mid), !answer.media[index].isRejected
+            guard let mid = answer.media[index].mid, let offered = offer.section(mid: mid), !answer.media[index].isRejected,
+                  !answer.media[index].isDataChannel
             else { continue }
             let local = assignments[mid].map { configuration.transceivers[$0].direction } ?? .inactive
             let remote = offered.direction ?? .sendrecv

@@ -2,6 +2,7 @@ import DTLS
 import ICE
 import RTCBase
 import RTPSession
+import SCTP
 import SDP
 import SRTP
 
@@ -73,9 +74,6 @@ extension Peer {
     /// retransmits); the handshake's end installs the SRTP contexts (RFC 5764 4.2).
     func drainDtls(now: Instant) {
         guard let dtls else { return }
-        if ice.hasSelectedPair {
-            while let datagram = dtls.pollTransmit() { _ = ice.send(datagram) }
-        }
         while let event = dtls.pollEvent() {
             switch event {
             case .connected(let profile, let keys):
@@ -85,8 +83,22 @@ extension Peer {
                 isConnected = false
             case .closed:
                 finishClosing(now: now)
+            case .applicationData(let packet):
+                // SCTP for data channels (RFC 8261); dropped when none was negotiated.
+                sctp?.handle(packet, now: now)
             }
         }
+        drainSctp(into: dtls)
+        if ice.hasSelectedPair {
+            while let datagram = dtls.pollTransmit() { _ = ice.send(datagram) }
+        }
+    }
+
+    /// SCTP packets become DTLS records (RFC 8261 3); its events become the peer's.
+    private func drainSctp(into dtls: DtlsEndpoint) {
+        guard sctp != nil else { return }
+        while let packet = sctp?.pollTransmit() { dtls.send(applicationData: packet) }
+        while let event = sctp?.pollEvent() { events.append(.dataChannel(event)) }
     }
 
     private func installSrtp(profile: DtlsSrtpProfile, keys: DtlsSrtpKeys, now: Instant) {
@@ -99,6 +111,8 @@ extension Peer {
         events.append(.phaseCompleted(.dtls, at: now))
         isConnected = true
         events.append(.connected)
+        // Both ends may send INIT (RFC 8841 9.3); the association handles the collision.
+        sctp?.connect(now: now)
     }
 
     /// Protects what RtpSession queued and sends it over the selected pair.

@@ -2,6 +2,7 @@ import DTLS
 import ICE
 import RTCBase
 import RTPSession
+import SCTP
 import SDP
 import SRTP
 
@@ -37,6 +38,8 @@ public final class Peer {
 
     var ice: IceAgent
     var dtls: DtlsEndpoint?
+    /// The data channels' SCTP association, when the answer accepted a data channel section.
+    var sctp: SctpAssociation?
     /// DTLS datagrams that came before the remote description said who is client.
     var earlyDtls: [[UInt8]] = []
     var srtpOut: SrtpContext?
@@ -165,6 +168,7 @@ public final class Peer {
         // socket wake-up, a tenth of a player's CPU in `perf`.
         if let at = withUnsafeMutablePointer(to: &ice, { $0.pointee.pollTimeout() }) { soonest = (at, .ice) }
         if let at = dtls?.pollTimeout(), at < soonest?.at ?? never { soonest = (at, .dtls) }
+        if let at = sctp?.pollTimeout(), at < soonest?.at ?? never { soonest = (at, .sctp) }
         if srtpOut != nil, let at = withUnsafeMutablePointer(to: &rtp, { $0.pointee.pollTimeout() }), at < soonest?.at ?? never {
             soonest = (at, .rtpSession)
         }
@@ -183,6 +187,7 @@ public final class Peer {
         guard !isClosed else { return }
         ice.handleTimeout(now: now)
         dtls?.handleTimeout(now: now)
+        if let due = sctp?.pollTimeout(), due <= now { sctp?.handleTimeout(now: now) }
         if srtpOut != nil { rtp.handleTimeout(now: now) }
         for index in media.indices where media[index].assembler?.pollTimeout().map({ $0 <= now }) ?? false {
             media[index].assembler?.handleTimeout(now: now)
@@ -221,6 +226,6 @@ public final class Peer {
 
 /// The part of a `Peer` that asked for the next timeout.
 public enum PeerTimer: Sendable, Hashable {
-    case ice, dtls, rtpSession, gathering, keyframeRequest
+    case ice, dtls, sctp, rtpSession, gathering, keyframeRequest
     case frameAssembler(mid: String)
 }

@@ -62,6 +62,9 @@ public struct PeerConfiguration: Sendable {
     /// `media.video.rtx: auto`); false keeps RTX whatever happens (`on`).
     public var rtxFallback: Bool
     public static let defaultMtu = 1200
+    /// Data channels (RFC 8841): an offerer offers a data channel section, an answerer
+    /// accepts an offered one, and SCTP runs over the DTLS of the media; false declines.
+    public var dataChannels = false
 
     public init(
         role: PeerRole, transceivers: [PeerTransceiver], localAddresses: [SocketAddress],

@@ -1,5 +1,6 @@
 import ICE
 import RTCBase
+import SCTP
 import SDP
 
 /// What a `Peer` reports through `pollEvent()`.
@@ -18,6 +19,8 @@ public enum PeerEvent: Sendable, Hashable {
     /// The remote asked for a keyframe on a section we send (PLI or FIR, RFC 4585 6.3.1,
     /// RFC 5104 4.3.1).
     case keyframeRequested(mid: String)
+    /// The data channel association: up, a channel open, a message, closed (RFC 8831).
+    case dataChannel(SctpEvent)
     case failed(PeerFailure)
     /// `close(now:)` was called or the remote sent close_notify.
     case closed

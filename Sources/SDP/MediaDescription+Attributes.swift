@@ -24,6 +24,12 @@ extension MediaDescription {
 
     /// `a=rtcp-mux` (RFC 5761 5.1.1): RTP and RTCP share the port.
     public var rtcpMux: Bool { attributes.contains(.rtcpMux) }
+    /// A WebRTC data channel section (RFC 8841 4: `m=application ... UDP/DTLS/SCTP webrtc-datachannel`).
+    public var isDataChannel: Bool { kind == .application && proto.hasSuffix("DTLS/SCTP") && formats == ["webrtc-datachannel"] }
+    /// `a=sctp-port` (RFC 8841 5.1).
+    public var sctpPort: UInt16? {
+        first { if case .other("sctp-port", let value?) = $0 { UInt16(value) } else { nil } }
+    }
     /// `a=rtcp-rsize` (RFC 5506 5): reduced-size RTCP is allowed.
     public var rtcpRsize: Bool { attributes.contains(.rtcpRsize) }
     /// ICE credentials and options of this section (RFC 8839 5.4); see

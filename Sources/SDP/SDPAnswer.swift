@@ -11,6 +11,9 @@ public struct SDPAnswer: Sendable {
     /// sender is given here.
     public var senders: [String: SenderDescription]
     public var transport: TransportDescription
+    /// When set, an offered data channel section is accepted with this `a=sctp-port` and
+    /// `a=max-message-size` (RFC 8841 5, 6); when nil it is declined.
+    public var dataChannel: (sctpPort: UInt16, maxMessageSize: Int)?
 
     public init(
         offer: SessionDescription, capabilities: [MediaKind: [CodecCapability]],
@@ -28,16 +31,22 @@ public struct SDPAnswer: Sendable {
         var accepted: [String] = []
         var streamIDs: [String] = []
         for offered in offer.media {
+            if offered.isDataChannel, !offered.isRejected, let mid = offered.mid, let dataChannel {
+                let setup = (offer.setup(of: offered) ?? .actpass).answer
+                media.append(builder.dataChannelSection(proto: offered.proto, mid: mid, setup: setup, sctpPort: dataChannel.sctpPort,
+                                                        maxMessageSize: dataChannel.maxMessageSize))
+                accepted.append(mid)
+                continue
+            }
             let codecs = CodecNegotiation.answer(offered: offered.codecs, local: capabilities[offered.kind] ?? [])
+            let setup = (offer.setup(of: offered) ?? .actpass).answer
             guard !offered.isRejected, let mid = offered.mid, codecs.contains(where: { !$0.isRTX }) else {
-                media.append(builder.rejected(
-                    kind: offered.kind, proto: offered.proto, format: offered.formats.first ?? "0", mid: offered.mid))
+                media.append(builder.rejected(offered, setup: setup))
                 continue
             }
             let offeredDirection = offered.direction ?? .sendrecv
             let sender = offeredDirection.receives ? senders[mid] : nil
             let direction = MediaDirection(sends: sender != nil, receives: offeredDirection.sends)
-            let setup = (offer.setup(of: offered) ?? .actpass).answer
             var section = builder.section(kind: offered.kind, mid: mid, setup: setup)
             for extmap in offered.extmaps where transport.headerExtensions.contains(extmap.uri) {
                 section.append(.extmap(ExtMap(id: extmap.id, uri: extmap.uri)))

@@ -34,11 +34,38 @@ struct SDPBuilder {
         return section
     }
 
-    /// A rejected section (RFC 3264 6, JSEP RFC 9429 5.3.1): port 0, one format.
-    func rejected(kind: MediaKind, proto: String, format: String, mid: String?) -> MediaDescription {
-        var section = MediaDescription(kind: kind, port: 0, proto: proto, formats: [format])
+    /// A rejected section (RFC 3264 6, JSEP RFC 9429 5.3.1): port 0, one format, `a=mid`,
+    /// and the transport lines an accepted section has (ICE credentials, fingerprint, the
+    /// answered setup role), which JSEP lets a rejected section keep; an RTP section also
+    /// says inactive and echoes rtcp-mux. The section stays out of the BUNDLE group
+    /// (RFC 8843 7.3.3). A bare section (`c=` and `a=mid` only) makes aiortc 1.16 refuse
+    /// the whole answer: it checks every section for ICE credentials, a setup role and,
+    /// for audio and video, rtcp-mux.
+    func rejected(_ offered: MediaDescription, setup: SetupRole) -> MediaDescription {
+        var section = MediaDescription(kind: offered.kind, port: 0, proto: offered.proto,
+                                       formats: [offered.formats.first ?? "0"])
         section.lines.append(SDPLine(.connection(ConnectionData(address: "0.0.0.0"))))
-        if let mid { section.append(.mid(mid)) }
+        section.append(.iceUfrag(transport.iceUfrag))
+        section.append(.icePwd(transport.icePwd))
+        section.append(.fingerprint(transport.fingerprint))
+        section.append(.setup(setup))
+        if let mid = offered.mid { section.append(.mid(mid)) }
+        if offered.kind == .audio || offered.kind == .video {
+            section.append(.direction(.inactive))
+            if offered.rtcpMux { section.append(.rtcpMux) }
+        }
+        return section
+    }
+
+    /// A data channel section (RFC 8841 4 to 6): `m=application ... webrtc-datachannel`
+    /// with the transport lines, `a=sctp-port` and `a=max-message-size`.
+    func dataChannelSection(proto: String, mid: String, setup: SetupRole, sctpPort: UInt16,
+                            maxMessageSize: Int) -> MediaDescription {
+        var section = section(kind: .application, mid: mid, setup: setup)
+        section.proto = proto
+        section.formats = ["webrtc-datachannel"]
+        section.append(.other(name: "sctp-port", value: "\(sctpPort)"))
+        section.append(.other(name: "max-message-size", value: "\(maxMessageSize)"))
         return section
     }
 

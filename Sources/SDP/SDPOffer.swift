@@ -5,6 +5,8 @@
 public struct SDPOffer: Sendable {
     public var transceivers: [TransceiverDescription]
     public var transport: TransportDescription
+    /// A data channel section after the transceivers, bundled with them (RFC 8841).
+    public var dataChannel: (mid: String, sctpPort: UInt16, maxMessageSize: Int)?
 
     public init(transceivers: [TransceiverDescription], transport: TransportDescription) {
         self.transceivers = transceivers
@@ -34,8 +36,13 @@ public struct SDPOffer: Sendable {
                 rtcpMux: true, rtcpRsize: transport.rtcpRsize, codecs: codecs)
             media.append(section)
         }
+        if let dataChannel {
+            if media.contains(where: { $0.mid == dataChannel.mid }) { throw SDPBuildError("mid \(dataChannel.mid) is used twice") }
+            media.append(builder.dataChannelSection(proto: "UDP/DTLS/SCTP", mid: dataChannel.mid, setup: .actpass,
+                                                    sctpPort: dataChannel.sctpPort, maxMessageSize: dataChannel.maxMessageSize))
+        }
         return builder.session(
-            bundleMids: transceivers.map(\.mid),
+            bundleMids: transceivers.map(\.mid) + (dataChannel.map { [$0.mid] } ?? []),
             streamIDs: transceivers.compactMap { $0.direction.sends ? $0.sender?.streamID : nil }, media: media)
     }
 }

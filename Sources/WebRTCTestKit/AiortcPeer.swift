@@ -25,6 +25,8 @@ public final class AiortcPeer: @unchecked Sendable {
         public var turn: String?
         public var turnUser = "test"
         public var turnPassword = "test"
+        /// As offerer, also open a data channel with this label (an `m=application` section).
+        public var dataChannel: String?
 
         public init(role: Role, video: String = "vp8", audio: String = "opus", frames: Int = 30, width: Int = 320,
                     height: Int = 240, fps: Double = 30, expectFrames: Int? = nil, timeout: Double = 20, turn: String? = nil) {
@@ -45,6 +47,7 @@ public final class AiortcPeer: @unchecked Sendable {
                         "--width", "\(width)", "--height", "\(height)", "--fps", "\(fps)", "--timeout", "\(timeout)"]
             if let expectFrames { list += ["--expect-frames", "\(expectFrames)"] }
             if let turn { list += ["--turn", turn, "--turn-user", turnUser, "--turn-password", turnPassword] }
+            if let dataChannel { list += ["--data-channel", dataChannel] }
             return list
         }
     }

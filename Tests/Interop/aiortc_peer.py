@@ -5,6 +5,7 @@ usage: aiortc_peer.py --role offerer|answerer [--video vp8|h264|none] [--audio o
                       [--frames N] [--width W] [--height H] [--fps F]
                       [--expect-frames K] [--timeout S] [--linger S]
                       [--turn HOST:PORT --turn-user U --turn-password P]
+                      [--data-channel LABEL]
 
 Protocol (stdout carries only these lines; logs go to stderr):
   out {"type": "offer"|"answer", "sdp": "..."}   the local description, all candidates in it
@@ -228,6 +229,8 @@ async def run(args):
             for kind in ("audio", "video"):
                 if kind in tracks:
                     restrict_codecs(pc.addTransceiver(tracks[kind], direction="sendrecv"), kind, codecs[kind])
+            if args.data_channel:
+                pc.createDataChannel(args.data_channel)
             await pc.setLocalDescription(await pc.createOffer())
             emit({"type": "offer", "sdp": pc.localDescription.sdp})
             await apply_remote(pc, reader, "answer")
@@ -391,6 +394,8 @@ def main():
     parser.add_argument("--turn", help="HOST:PORT of a TURN server: relay-only ICE through it")
     parser.add_argument("--turn-user", default="test")
     parser.add_argument("--turn-password", default="test")
+    parser.add_argument("--data-channel", help="as offerer, also open a data channel with this label "
+                        "(an m=application section in the offer's BUNDLE)")
     args = parser.parse_args()
     if args.expect_frames is None:
         args.expect_frames = args.frames if args.video != "none" else 0

@@ -3,6 +3,8 @@ import Foundation
 import Media
 import PeerCore
 import RTCBase
+import SCTP
+import SDP
 import WebRTCTestKit
 import XCTest
 
@@ -28,6 +30,37 @@ final class AiortcPeerCoreInteropTests: XCTestCase {
         try call(rtcswarm: .answerer, codec: .h264, size: .p360)
     }
 
+    /// aiortc offers audio, video and a data channel; rtcswarm declines the data channel
+    /// (port 0, out of BUNDLE, with its transport lines) and aiortc takes the answer: every
+    /// frame still flows both ways. aiortc 1.16 keeps the declined section's own ICE
+    /// transport waiting for candidates, so its connectionState stays "connecting".
+    func testAiortcOffererWithADataChannelTakesAnAnswerThatDeclinesIt() throws {
+        let (_, summary) = try call(rtcswarm: .answerer, codec: .vp8, size: .p180, aiortcDataChannel: "chat")
+        XCTAssertFalse(summary.states.contains("failed"), "\(summary.states)")
+    }
+
+    /// rtcswarm accepts aiortc's data channel: SCTP runs over the DTLS of the media, both
+    /// sides send INIT, and aiortc's "chat" channel opens on rtcswarm by DCEP, next to
+    /// every frame both ways.
+    func testAiortcOffererOpensADataChannelThatRtcswarmAccepts() throws {
+        let (local, summary) = try call(rtcswarm: .answerer, codec: .vp8, size: .p180, aiortcDataChannel: "chat",
+                                        acceptDataChannel: true)
+        let data = local.events.compactMap { if case .dataChannel(let event) = $0 { event } else { nil } }
+        XCTAssertEqual(data.first, .associationUp)
+        XCTAssertTrue(data.contains { if case .channelOpen(let channel) = $0 { channel.options.label == "chat" && channel.id == 1 } else { false } },
+                      "aiortc (DTLS server) opens odd stream 1: \(data)")
+        XCTAssertTrue(summary.states.contains("connected"), "with the data channel accepted aiortc connects: \(summary.states)")
+    }
+
+    /// rtcswarm offers a data channel section next to audio and video; aiortc accepts it
+    /// and acks the channel rtcswarm opens.
+    func testRtcswarmOffererWithADataChannelOpensOneToAiortc() throws {
+        let (local, _) = try call(rtcswarm: .offerer, codec: .vp8, size: .p180, acceptDataChannel: true)
+        let opened = local.events.compactMap { if case .dataChannel(.channelOpen(let channel)) = $0 { channel } else { nil } }
+        XCTAssertEqual(opened.map(\.options.label), ["from-rtcswarm"])
+        XCTAssertEqual(opened.first?.id, local.peer.dtlsRole == .client ? 0 : 1)
+    }
+
     /// Both peers relay-only through coturn on loopback: rtcswarm offers only its relayed
     /// candidate, and media flows through the relay both ways.
     func testRelayOnlyRtcswarmAndAiortcCallThroughCoturn() throws {
@@ -42,19 +75,23 @@ final class AiortcPeerCoreInteropTests: XCTestCase {
 
     @discardableResult
     private func call(rtcswarm role: PeerRole, codec: MediaCodec, size: Resolution,
-                      turn: (server: IceServer, address: String)? = nil) throws -> (LoopPeer, AiortcSummary) {
+                      turn: (server: IceServer, address: String)? = nil,
+                      aiortcDataChannel: String? = nil, acceptDataChannel: Bool = false) throws -> (LoopPeer, AiortcSummary) {
         let aiortcRole = turn != nil ? "answerer, both relay-only through coturn (rtcswarm offers)"
             : role == .offerer ? "answerer (rtcswarm offers)" : "offerer (rtcswarm answers)"
-        let cell = InteropRecorder.cell(self, target: "aiortc", version: TargetVersion.pip("aiortc"), role: aiortcRole,
+        let cell = InteropRecorder.cell(self, target: "aiortc", version: TargetVersion.pip("aiortc"),
+                                        role: aiortcRole + (aiortcDataChannel == nil ? "" : acceptDataChannel ? ", with a data channel" : ", offers a data channel rtcswarm declines"),
                                         codec: codec == .h264 ? "H.264+Opus" : "VP8+Opus")
         let python = try PythonPeers.python()
         let loop = try EventLoop()
         let local = try LoopPeer(loop: loop, role: role, direction: .sendrecv, seed: role == .offerer ? 41 : 42,
                                  video: codec == .h264 ? .h264() : .vp8(), iceServers: turn.map { [$0.server] } ?? [],
-                                 relayOnly: turn != nil)
-        let aiortc = try AiortcPeer(python: python, script: PythonPeers.script("aiortc_peer.py"), options: .init(
+                                 relayOnly: turn != nil, dataChannels: acceptDataChannel)
+        var options = AiortcPeer.Options(
             role: role == .offerer ? .answerer : .offerer, video: codec.rawValue.lowercased(), frames: Self.frames,
-            width: size.width, height: size.height, turn: turn?.address))
+            width: size.width, height: size.height, turn: turn?.address)
+        options.dataChannel = aiortcDataChannel
+        let aiortc = try AiortcPeer(python: python, script: PythonPeers.script("aiortc_peer.py"), options: options)
         defer { aiortc.stop() }
 
         let started = loop.now()
@@ -71,6 +108,12 @@ final class AiortcPeerCoreInteropTests: XCTestCase {
             ours = try local.peer.createAnswer(now: loop.now())
             try aiortc.setRemoteDescription(ours)
         }
+        if aiortcDataChannel != nil {
+            let answer = try SessionDescription.parse(ours)
+            XCTAssertEqual(answer.media.map(\.kind.description), ["audio", "video", "application"])
+            XCTAssertEqual(answer.media.map(\.port).last == 0, !acceptDataChannel, ours)
+            XCTAssertEqual(answer.bundleMids, acceptDataChannel ? ["0", "1", "2"] : ["0", "1"])
+        }
         let offered = AiortcInteropTests.candidates(ours)
         XCTAssertFalse(offered.isEmpty, ours)
         for candidate in offered {
@@ -86,6 +129,16 @@ final class AiortcPeerCoreInteropTests: XCTestCase {
                       "not connected: \(local.events.suffix(5))\n\(aiortc.process.standardError.suffix(1500))")
         guard local.connected else { throw ExternalToolError("rtcswarm and aiortc did not connect") }
         let setup = loop.now() - started
+        if acceptDataChannel {
+            // rtcswarm opens a channel of its own once the association is up (DCEP to aiortc).
+            let dataEvents = { local.events.compactMap { if case .dataChannel(let event) = $0 { event } else { nil } } }
+            XCTAssertTrue(loop.run(until: { dataEvents().contains(.associationUp) }, timeout: .seconds(5)), "SCTP association")
+            let id = try local.peer.openDataChannel(DataChannelOptions(label: "from-rtcswarm"), now: loop.now())
+            local.drive()
+            XCTAssertTrue(loop.run(until: {
+                dataEvents().contains { if case .channelOpen(let channel) = $0 { channel.id == id } else { false } }
+            }, timeout: .seconds(5)), "aiortc acked rtcswarm's DATA_CHANNEL_OPEN")
+        }
 
         let sent = try local.sendPattern(codec, size: size, frames: Self.frames)
         XCTAssertTrue(loop.run(until: { local.videoFramesReceived >= Self.frames }, timeout: .seconds(5)))

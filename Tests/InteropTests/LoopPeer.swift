@@ -44,14 +44,16 @@ final class LoopPeer {
     private var lossGenerator = SeededGenerator(seed: 0x1055)
 
     init(loop: EventLoop, role: PeerRole, direction: MediaDirection, seed: UInt64, video: CodecCapability = .vp8(),
-         iceServers: [IceServer] = [], relayOnly: Bool = false) throws {
+         iceServers: [IceServer] = [], relayOnly: Bool = false, dataChannels: Bool = false) throws {
         self.loop = loop
         socket = try UDPSocket(loop: loop, bindTo: SocketAddress(ipv4: 127, 0, 0, 1, port: 0))
-        peer = try Peer(configuration: PeerConfiguration(
+        var configuration = PeerConfiguration(
             role: role,
             transceivers: [PeerTransceiver(mid: "0", kind: .audio, direction: direction, codecs: [.opus()]),
                            PeerTransceiver(mid: "1", kind: .video, direction: direction, codecs: [video])],
-            localAddresses: [socket.localAddress], iceServers: iceServers, relayOnly: relayOnly, seed: seed), now: loop.now())
+            localAddresses: [socket.localAddress], iceServers: iceServers, relayOnly: relayOnly, seed: seed)
+        configuration.dataChannels = dataChannels
+        peer = try Peer(configuration: configuration, now: loop.now())
         socket.onDatagram = { [unowned self] bytes, from in
             if self.mediaLossPct > 0, self.connected, let first = bytes.first, (128...191).contains(first),
                 Double.random(in: 0..<100, using: &self.lossGenerator) < self.mediaLossPct {

@@ -2,6 +2,7 @@ import ICE
 import Media
 import PeerCore
 import RTCBase
+import SCTP
 import SDP
 import WebRTCTestKit
 
@@ -25,6 +26,7 @@ struct EventLog {
     var connected = false
     var closed = false
     var localCandidates: [Candidate] = []
+    var dataChannel: [SctpEvent] = []
 
     mutating func drain(_ peer: Peer, now: Instant = .zero) {
         while let event = peer.pollEvent() {
@@ -38,6 +40,7 @@ struct EventLog {
             case .connected: connected = true
             case .closed: closed = true
             case .localCandidate(let candidate, _): localCandidates.append(candidate)
+            case .dataChannel(let event): dataChannel.append(event)
             case .gatheringComplete, .iceStateChanged: break
             }
         }
@@ -57,17 +60,18 @@ final class PeerPair {
 
     init(
         offerer offered: [PeerTransceiver], answerer answering: [PeerTransceiver], network: VirtualNetwork = VirtualNetwork(),
-        seed: UInt64 = 7, offererMtu: Int = PeerConfiguration.defaultMtu, iceOptions: IceAgentOptions = IceAgentOptions()
+        seed: UInt64 = 7, offererMtu: Int = PeerConfiguration.defaultMtu, iceOptions: IceAgentOptions = IceAgentOptions(),
+        dataChannels: Bool = false
     ) throws {
         self.network = network
-        offerer = try Peer(
-            configuration: PeerConfiguration(role: .offerer, transceivers: offered, localAddresses: [Self.offererAddress],
-                                             iceOptions: iceOptions, seed: seed, mtu: offererMtu),
-            now: network.now)
-        answerer = try Peer(
-            configuration: PeerConfiguration(
-                role: .answerer, transceivers: answering, localAddresses: [Self.answererAddress], iceOptions: iceOptions, seed: seed),
-            now: network.now)
+        var offererConfiguration = PeerConfiguration(role: .offerer, transceivers: offered, localAddresses: [Self.offererAddress],
+                                                     iceOptions: iceOptions, seed: seed, mtu: offererMtu)
+        offererConfiguration.dataChannels = dataChannels
+        offerer = try Peer(configuration: offererConfiguration, now: network.now)
+        var answererConfiguration = PeerConfiguration(
+            role: .answerer, transceivers: answering, localAddresses: [Self.answererAddress], iceOptions: iceOptions, seed: seed)
+        answererConfiguration.dataChannels = dataChannels
+        answerer = try Peer(configuration: answererConfiguration, now: network.now)
         network.attach(offerer, at: [Self.offererAddress])
         network.attach(answerer, at: [Self.answererAddress])
         let offer = try offerer.createOffer(now: network.now)

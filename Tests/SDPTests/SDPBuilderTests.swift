@@ -1,5 +1,6 @@
 import RTCBase
 import SDP
+import WebRTCTestKit
 import XCTest
 
 final class SDPBuilderTests: XCTestCase {
@@ -118,6 +119,66 @@ final class SDPBuilderTests: XCTestCase {
         XCTAssertEqual(sdp.media[1].candidates, [])
         XCTAssertEqual(sdp.bundleMids, ["0"])
         XCTAssertEqual(sdp.media[0].port, 50_000)
+    }
+
+    /// aiortc 1.16 offers audio, video and a data channel in one BUNDLE; we decline the
+    /// data channel. Its setRemoteDescription refuses an answer in which any section lacks
+    /// ICE credentials or an active/passive setup, or an RTP section lacks rtcp-mux, and one
+    /// whose (kind, mid) list differs from the offer's: each of those is checked here.
+    func testAnswerDecliningAiortcDataChannelKeepsTransportLinesAndLeavesItOutOfBundle() throws {
+        let captured = try Fixtures.text("aiortc/offer-sendrecv-vp8-opus-datachannel.sdp")
+        let offer = try SessionDescription.parse(captured)
+        XCTAssertEqual(offer.serialize(), captured, "the capture round-trips byte for byte")
+        XCTAssertEqual(offer.bundleMids, ["0", "1", "2"])
+        let sdp = SDPAnswer(offer: offer, capabilities: [.audio: [.opus()], .video: [.vp8()]], transport: transport()).build()
+        XCTAssertEqual(sdp.media.map(\.kind.description), ["audio", "video", "application"])
+        XCTAssertEqual(sdp.media.map(\.mid), ["0", "1", "2"])
+        XCTAssertEqual(sdp.bundleMids, ["0", "1"])
+        let declined = sdp.media[2]
+        XCTAssertEqual(declined.port, 0)
+        XCTAssertTrue(declined.isRejected)
+        XCTAssertEqual(declined.proto, "UDP/DTLS/SCTP")
+        XCTAssertEqual(declined.formats, ["webrtc-datachannel"])
+        XCTAssertEqual(declined.candidates, [])
+        XCTAssertNil(declined.direction, "a data section has no direction")
+        for section in sdp.media {
+            XCTAssertEqual(section.iceUfrag, "ufrA", "mid \(section.mid ?? "-")")
+            XCTAssertEqual(section.icePwd, "passwordpasswordpassword")
+            XCTAssertEqual(section.fingerprints, [Fingerprint(digest: Array(0..<32))])
+            XCTAssertEqual(section.setup, .active, "aiortc's actpass answered active")
+        }
+        XCTAssertTrue(sdp.media[0].rtcpMux && sdp.media[1].rtcpMux)
+        let text = sdp.serialize()
+        XCTAssertTrue(text.contains("m=application 0 UDP/DTLS/SCTP webrtc-datachannel\r\nc=IN IP4 0.0.0.0\r\na=ice-ufrag:ufrA\r\n"), text)
+    }
+
+    /// With a data channel configured the section is accepted and bundled (RFC 8841 4 to 6).
+    func testAnswerAcceptingAiortcDataChannelCarriesSctpPortAndMaxMessageSize() throws {
+        let offer = try SessionDescription.parse(Fixtures.text("aiortc/offer-sendrecv-vp8-opus-datachannel.sdp"))
+        XCTAssertTrue(offer.media[2].isDataChannel)
+        XCTAssertEqual(offer.media[2].sctpPort, 5000)
+        var answerer = SDPAnswer(offer: offer, capabilities: [.audio: [.opus()], .video: [.vp8()]], transport: transport())
+        answerer.dataChannel = (5000, 262_144)
+        let sdp = answerer.build()
+        let data = sdp.media[2]
+        XCTAssertEqual(sdp.bundleMids, ["0", "1", "2"])
+        XCTAssertEqual(data.port, 50_000)
+        XCTAssertEqual(data.proto, "UDP/DTLS/SCTP")
+        XCTAssertTrue(data.isDataChannel)
+        XCTAssertEqual(data.sctpPort, 5000)
+        XCTAssertEqual(data.setup, .active)
+        XCTAssertNil(data.direction)
+        XCTAssertTrue(sdp.serialize().contains("a=mid:2\r\na=sctp-port:5000\r\na=max-message-size:262144\r\n"), sdp.serialize())
+    }
+
+    func testDeclinedVideoSectionIsInactiveWithRtcpMuxAsOffered() throws {
+        let offer = try SessionDescription.parse(SDPFixtureCorpus.sdp("aiortc/offer-sendrecv-vp8-opus.sdp"))
+        let sdp = SDPAnswer(offer: offer, capabilities: [.audio: [.opus()], .video: [.h264()]], transport: transport()).build()
+        XCTAssertEqual(sdp.media[1].port, 0)
+        XCTAssertEqual(sdp.media[1].direction, .inactive)
+        XCTAssertEqual(sdp.media[1].rtcpMux, offer.media[1].rtcpMux)
+        XCTAssertTrue(sdp.media[1].rtcpMux)
+        XCTAssertEqual(sdp.media[1].setup, .active)
     }
 
     func testAnswerToSendrecvOfferSendsWithMsidAndFIDWhenRTXIsNegotiated() throws {

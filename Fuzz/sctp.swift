@@ -1,0 +1,4 @@
+import FuzzTargets
+
+/// libFuzzer target `sctp`: see `FuzzTarget.sctp`.
+let fuzzTarget = FuzzTarget.sctp
