@@ -33,9 +33,9 @@ render_interop_matrix() {
 require_swift
 # docker-compose validates the compose file; chromium renders report.html; janus and
 # coturn are interop targets (TARGETS.md); tshark cross-checks loss and jitter against a
-# capture on lo; cc builds the loopback shim below; Go and Debian's Pion sources build the
-# Pion test server below.
-ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose chromium janus coturn tshark gcc libc6-dev iproute2 util-linux golang-go golang-github-pion-webrtc.v3-dev
+# capture on lo; ffmpeg's ssim and psnr filters check rtcswarm's SSIM and PSNR; cc builds the
+# loopback shim below; Go and Debian's Pion sources build the Pion test server below.
+ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose chromium janus coturn tshark ffmpeg gcc libc6-dev iproute2 util-linux golang-go golang-github-pion-webrtc.v3-dev
 # Independent peers and servers the interop tests run against (TARGETS.md).
 ensure_venv .venv Tests/Interop/requirements.txt
 # LD_PRELOAD shim that lets libnice-based servers (Janus) gather 127.0.0.1 (Tests/Interop/README.md).
