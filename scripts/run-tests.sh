@@ -33,9 +33,10 @@ render_interop_matrix() {
 require_swift
 # docker-compose validates the compose file; chromium renders report.html; janus and
 # coturn are interop targets (TARGETS.md); tshark cross-checks loss and jitter against a
-# capture on lo; cc builds the loopback shim below; Go and Debian's Pion sources build the
-# Pion test server below; prometheus scrapes a run's --metrics-listen (PrometheusScrapeTests).
-ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose chromium janus coturn tshark gcc libc6-dev iproute2 util-linux golang-go golang-github-pion-webrtc.v3-dev prometheus
+# capture on lo; ffmpeg's ssim and psnr filters check rtcswarm's SSIM and PSNR; cc builds the
+# loopback shim below; Go and Debian's Pion sources build the Pion test server below;
+# prometheus scrapes a run's --metrics-listen (PrometheusScrapeTests).
+ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose chromium janus coturn tshark ffmpeg gcc libc6-dev iproute2 util-linux golang-go golang-github-pion-webrtc.v3-dev prometheus
 # Independent peers and servers the interop tests run against (TARGETS.md).
 ensure_venv .venv Tests/Interop/requirements.txt
 # kubernetes-validate checks deploy/kubernetes offline (KubernetesManifestTests).

@@ -8,72 +8,74 @@ extension Quality {
     /// bottom remainder is left out), each 8 x 8 window of 2 x 2 neighbouring blocks (windows
     /// overlap by 4 pixels) gets the SSIM of its 64 pixel pairs from their sums, with x264's
     /// constants (C1 = (0.01 * 255)^2 x 64 and C2 = (0.03 * 255)^2 x 64 x 63, rounded), and the
-    /// plane's SSIM is the mean over windows.
+    /// plane's SSIM is the mean over windows. Two rows of block sums are kept at a time.
     public static func ssimY(_ decoded: I420Image, reference: I420Image) -> Double? {
         guard decoded.width == reference.width, decoded.height == reference.height else { return nil }
-        let blocksWide = decoded.width / 4, blocksHigh = decoded.height / 4
+        let width = decoded.width, blocksWide = width / 4, blocksHigh = decoded.height / 4
         guard blocksWide >= 2, blocksHigh >= 2 else { return nil }
-        let blocks = BlockSums.of(decoded, reference, blocksWide: blocksWide, blocksHigh: blocksHigh)
+        // Per block: sum of a, sum of b, sum of a^2 + b^2, sum of a * b; the row above, this row.
+        var above = [Int](repeating: 0, count: blocksWide * 4), below = above
         var total = 0.0
-        blocks.withUnsafeBufferPointer { blocks in
-            for by in 0..<(blocksHigh - 1) {
-                let top = by * blocksWide, bottom = top + blocksWide
-                for bx in 0..<(blocksWide - 1) {
-                    total += (blocks[top + bx] + blocks[top + bx + 1] + blocks[bottom + bx] + blocks[bottom + bx + 1]).windowSsim
+        decoded.data.withUnsafeBufferPointer { a in
+            reference.data.withUnsafeBufferPointer { b in
+                guard let a = a.baseAddress, let b = b.baseAddress else { return }
+                for blockRow in 0..<blocksHigh {
+                    swap(&above, &below)
+                    below.withUnsafeMutableBufferPointer { sums in
+                        blockSums(a, b, width: width, row: blockRow, blocksWide: blocksWide, into: sums.baseAddress!)
+                    }
+                    guard blockRow > 0 else { continue }
+                    above.withUnsafeBufferPointer { top in
+                        below.withUnsafeBufferPointer { bottom in
+                            total += windowsSsim(top.baseAddress!, bottom.baseAddress!, windows: blocksWide - 1)
+                        }
+                    }
                 }
             }
         }
         return total / Double((blocksWide - 1) * (blocksHigh - 1))
     }
-}
-
-/// The sums over one 4 x 4 block (or a window of four) that SSIM needs: of the decoded
-/// samples a, of the reference samples b, of a^2 + b^2 and of a * b.
-private struct BlockSums {
-    var a = 0, b = 0, squares = 0, products = 0
-
-    static func + (x: BlockSums, y: BlockSums) -> BlockSums {
-        BlockSums(a: x.a + y.a, b: x.b + y.b, squares: x.squares + y.squares, products: x.products + y.products)
-    }
-
-    /// Every 4 x 4 block's sums of the Y planes, row by row.
-    static func of(_ decoded: I420Image, _ reference: I420Image, blocksWide: Int, blocksHigh: Int) -> [BlockSums] {
-        var blocks: [BlockSums] = []
-        blocks.reserveCapacity(blocksWide * blocksHigh)
-        let width = decoded.width
-        decoded.data.withUnsafeBufferPointer { a in
-            reference.data.withUnsafeBufferPointer { b in
-                for by in 0..<blocksHigh {
-                    for bx in 0..<blocksWide {
-                        var sums = BlockSums()
-                        for y in (by * 4)..<(by * 4 + 4) {
-                            let start = y * width + bx * 4
-                            for index in start..<(start + 4) {
-                                let p = Int(a[index]), q = Int(b[index])
-                                sums.a += p
-                                sums.b += q
-                                sums.squares += p * p + q * q
-                                sums.products += p * q
-                            }
-                        }
-                        blocks.append(sums)
-                    }
-                }
-            }
-        }
-        return blocks
-    }
 
     /// x264's constants for 8-bit samples: (0.01 * 255)^2 * 64 and (0.03 * 255)^2 * 64 * 63.
-    static let c1 = 416.0, c2 = 235_963.0
+    static let ssimC1 = 416.0, ssimC2 = 235_963.0
 
-    /// SSIM of an 8 x 8 window from its sums: 64 times the variances and covariance, set
+    /// The four sums of every 4 x 4 block in block row `row`, four Ints per block.
+    private static func blockSums(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, width: Int, row: Int, blocksWide: Int,
+                                  into sums: UnsafeMutablePointer<Int>) {
+        // While loops, not ranges: a debug build (the tests') runs a range's iterator as calls.
+        var block = 0
+        while block < blocksWide {
+            var sa = 0, sb = 0, squares = 0, products = 0
+            var index = row * 4 * width + block * 4
+            for _ in 0..<4 {
+                let p0 = Int(a[index]), p1 = Int(a[index + 1]), p2 = Int(a[index + 2]), p3 = Int(a[index + 3])
+                let q0 = Int(b[index]), q1 = Int(b[index + 1]), q2 = Int(b[index + 2]), q3 = Int(b[index + 3])
+                sa += p0 + p1 + p2 + p3
+                sb += q0 + q1 + q2 + q3
+                squares += p0 * p0 + p1 * p1 + p2 * p2 + p3 * p3 + q0 * q0 + q1 * q1 + q2 * q2 + q3 * q3
+                products += p0 * q0 + p1 * q1 + p2 * q2 + p3 * q3
+                index += width
+            }
+            (sums[block * 4], sums[block * 4 + 1], sums[block * 4 + 2], sums[block * 4 + 3]) = (sa, sb, squares, products)
+            block += 1
+        }
+    }
+
+    /// The summed SSIM of the 8 x 8 windows of two neighbouring block rows: each window's
+    /// sums are its four blocks', its variances and covariance 64 times the true ones, set
     /// against the sums' products (the means' products times 64^2).
-    var windowSsim: Double {
-        let (n, c1, c2) = (64.0, Self.c1, Self.c2)
-        let (sa, sb) = (Double(a), Double(b))
-        let variances = Double(squares) * n - sa * sa - sb * sb
-        let covariance = Double(products) * n - sa * sb
-        return (2 * sa * sb + c1) * (2 * covariance + c2) / ((sa * sa + sb * sb + c1) * (variances + c2))
+    private static func windowsSsim(_ top: UnsafePointer<Int>, _ bottom: UnsafePointer<Int>, windows: Int) -> Double {
+        var total = 0.0
+        for window in 0..<windows {
+            let i = window * 4
+            let sa = Double(top[i] + top[i + 4] + bottom[i] + bottom[i + 4])
+            let sb = Double(top[i + 1] + top[i + 5] + bottom[i + 1] + bottom[i + 5])
+            let squares = Double(top[i + 2] + top[i + 6] + bottom[i + 2] + bottom[i + 6])
+            let products = Double(top[i + 3] + top[i + 7] + bottom[i + 3] + bottom[i + 7])
+            let variances = squares * 64 - sa * sa - sb * sb
+            let covariance = products * 64 - sa * sb
+            total += (2 * sa * sb + ssimC1) * (2 * covariance + ssimC2) / ((sa * sa + sb * sb + ssimC1) * (variances + ssimC2))
+        }
+        return total
     }
 }

@@ -300,7 +300,7 @@ public final class ScenarioRunner {
                 bitrate.kbps(at: t, sent: now.reduce(0) { $0 + $1.bytesSent }, received: now.reduce(0) { $0 + $1.bytesReceived })
             (samples[samples.count - 1].lossPct, samples[samples.count - 1].nacksPerS, samples[samples.count - 1].fps) =
                 receiveSeries.figures(at: t, totals: now.compactMap(\.receive).reduce(ReceiveTotals(), +))
-            samples[samples.count - 1].cpuPct = cpuSeries.busiestPct(samples: latest)
+            samples[samples.count - 1].cpuPct = cpuSeries.busiestPct(at: t, samples: latest)
             samples[samples.count - 1].relays(recentRelays)
             recentRelays = Histogram()
             if let server {
