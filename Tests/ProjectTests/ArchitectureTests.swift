@@ -72,4 +72,19 @@ final class ArchitectureTests: XCTestCase {
             }
         }
     }
+
+    /// Runtime stays readable by its parts: folders by job (Hosting, Calls, Fanout,
+    /// Orchestration), no file over 250 lines.
+    func testRuntimeFilesAreInTheirJobsFoldersAndSmall() throws {
+        let runtime = ExternalTool.repositoryRoot.appendingPathComponent("Sources/Runtime")
+        let folders = Set(["Hosting", "Calls", "Fanout", "Orchestration"])
+        let files = swiftFiles(in: "Runtime")
+        XCTAssertGreaterThan(files.count, 40, "the check must actually read the sources")
+        for file in files {
+            let relative = String(file.path.dropFirst(runtime.path.count + 1))
+            XCTAssertTrue(folders.contains(String(relative.split(separator: "/").first ?? "")), "\(relative) is in no job's folder")
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).count
+            XCTAssertLessThanOrEqual(lines, 251, "\(relative) has \(lines) lines")
+        }
+    }
 }

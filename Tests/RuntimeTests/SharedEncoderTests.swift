@@ -12,7 +12,7 @@ final class SharedEncoderTests: XCTestCase {
         let loop = try EventLoop()
         let encoder = SharedEncoder(track: .video(codec: .vp8, width: 160, height: 90, fps: 30, bitrate: 150_000, keyframeInterval: 300, file: nil), loop: loop,
                                     epoch: loop.now())
-        defer { encoder.stop() }
+        defer { encoder.stop(at: loop.now()) }
         var keyframes: [Instant] = []
         var frames = 0
         let owner = NSObject()

@@ -44,11 +44,10 @@ final class MediaCall {
     private let fanout: MediaFanout
     let media: Media
     private(set) var host: DatagramHost<Peer>?
-    /// What each kind sends now (timeline actions change it), and the section that sends it.
-    private var sending: [MediaKind: SharedEncoder.Track] = [:]
-    private var outgoing: [MediaKind: SentStreamStats] = [:]
-    /// Kinds subscribed to their encoder (connected).
-    private var attached: Set<MediaKind> = []
+    /// What it sends, from the worker's shared encoders.
+    private lazy var sending = MediaSending(video: media.video, audio: media.audio, fanout: fanout) { [weak self] frame, kind in
+        self?.send(frame, kind: kind)
+    }
     private var observers: [String: ReceivedStreamObserver] = [:]
     /// Its running receive totals' token in the recorder, while the call runs.
     private var liveToken: Int?
@@ -66,8 +65,6 @@ final class MediaCall {
         self.recorder = recorder
         self.fanout = fanout
         self.media = media
-        sending[.video] = media.video
-        sending[.audio] = media.audio
     }
 
     var peer: Peer? { host?.machine }
@@ -113,7 +110,7 @@ final class MediaCall {
         case .connected:
             guard !isConnected, let peer else { return }
             isConnected = true
-            subscribe(peer)
+            sending.start(peer, sent: peer.stats(now: loop.now()).sent)
             onConnected()
         case .frame(let frame):
             let captured = fanout.senders.captureTime(ssrc: frame.ssrc, rtpTimestamp: frame.rtpTimestamp)
@@ -123,7 +120,7 @@ final class MediaCall {
         case .gatheringComplete:
             onLocalCandidate(nil, peer?.sections.first?.mid ?? "0")
         case .keyframeRequested:
-            sending[.video].map(fanout.encoder(for:))?.requestKeyframe()
+            sending.requestKeyframe()
         case .failed(let failure):
             onFailed(failure)
         case .closed:
@@ -133,43 +130,8 @@ final class MediaCall {
         }
     }
 
-    /// Sending sections get the shared encoder of their kind, and a keyframe to start on.
-    private func subscribe(_ peer: Peer) {
-        let sent = peer.stats(now: loop.now()).sent
-        for section in peer.sections where section.direction.sends {
-            guard sending[section.kind] != nil, let stream = sent.first(where: { $0.mid == section.mid }) else { continue }
-            outgoing[section.kind] = stream
-            attach(section.kind)
-        }
-    }
-
-    /// Takes `kind`'s frames from the encoder of what it sends now, from a keyframe on.
-    private func attach(_ kind: MediaKind) {
-        guard !attached.contains(kind), let track = sending[kind], let stream = outgoing[kind] else { return }
-        let encoder = fanout.encoder(for: track)
-        fanout.senders.register(ssrc: stream.ssrc, timestampOffset: stream.timestampOffset, encoder: encoder)
-        encoder.subscribe(self) { [weak self] frame in self?.send(frame, kind: kind) }
-        if kind == .video { encoder.requestKeyframe() }
-        attached.insert(kind)
-    }
-
-    /// Stops taking `kind`'s frames; its encoder stops when nobody else takes them.
-    private func detach(_ kind: MediaKind) {
-        guard attached.remove(kind) != nil, let track = sending[kind] else { return }
-        fanout.encoder(for: track).unsubscribe(self)
-        if let stream = outgoing[kind] { fanout.senders.unregister(ssrc: stream.ssrc) }
-        fanout.release(track)
-    }
-
-    /// A timeline action on what this call sends: new video settings switch it to the
-    /// shared encoder for them (no renegotiation; the new size starts on a keyframe).
-    func apply(_ action: TimelineAction) {
-        guard let track = sending[.video]?.applying(action), track != sending[.video] else { return }
-        let wasAttached = attached.contains(.video)
-        detach(.video)
-        sending[.video] = track
-        if wasAttached { attach(.video) }
-    }
+    /// A timeline action on what this call sends.
+    func apply(_ action: TimelineAction) { sending.apply(action) }
 
     private func send(_ frame: PacketizedFrame, kind: MediaKind) {
         guard isConnected, let host, let peer = host.machine else { return }
@@ -225,9 +187,7 @@ final class MediaCall {
     }
 
     /// Stops sending media; the call stays up and goes on receiving.
-    func stopSending() {
-        for kind in attached { detach(kind) }
-    }
+    func stopSending() { sending.stop() }
 
     /// What the call has received so far, counted as its record will count it.
     private func receiveTotals() -> ReceiveTotals {

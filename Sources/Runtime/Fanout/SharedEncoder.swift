@@ -46,6 +46,8 @@ public final class SharedEncoder: @unchecked Sendable {
         var cpuSeconds = 0.0
         var start: Instant?
         var interval = Duration.zero
+        /// When it was told to stop: frames stop being due then.
+        var stoppedAt: Instant?
     }
     private let counts = Mutex(Counts())
     static let keyframeSpacing = Duration.milliseconds(500)
@@ -74,15 +76,20 @@ public final class SharedEncoder: @unchecked Sendable {
         keyframeWanted.store(true, ordering: .relaxed)
     }
 
-    func stop() { stopped.store(true, ordering: .relaxed) }
+    /// Stops the encoder thread; frames are no longer due from `now` on.
+    func stop(at now: Instant) {
+        counts.withLock { $0.stoppedAt = $0.stoppedAt ?? now }
+        stopped.store(true, ordering: .relaxed)
+    }
 
     var encodedFrames: Int { counts.withLock { $0.encoded } }
 
     /// Frames due by `now` at the track's rate, and how many of them the encoder is behind
     /// on: those it made late, or more while frames are still unmade long after their time
     /// (a 4K frame on two cores can take seconds, and is counted late only once made).
-    func pace(at now: Instant) -> (due: Int, behind: Int) {
+    func pace(at time: Instant) -> (due: Int, behind: Int) {
         counts.withLock { counts in
+            let now = min(time, counts.stoppedAt ?? time)
             guard let start = counts.start, counts.interval > .zero, now >= start else { return (0, 0) }
             let due = Int((now - start) / counts.interval) + 1
             return (due, max(counts.late, due - counts.made - 1))

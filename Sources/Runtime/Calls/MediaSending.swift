@@ -1,0 +1,70 @@
+import PeerCore
+import SDP
+import Scenario
+
+/// What a call sends: each kind's current track and the worker's shared encoder behind it,
+/// subscribed once the call is connected. A timeline action switches the video to the
+/// encoder of the new settings (no renegotiation; the new size starts on a keyframe); an
+/// encoder nobody takes frames from any more stops.
+final class MediaSending {
+    private let fanout: MediaFanout
+    /// Hands one packetized frame of a kind to the peer.
+    private let deliver: (PacketizedFrame, MediaKind) -> Void
+    private var tracks: [MediaKind: SharedEncoder.Track] = [:]
+    /// The sending section's stream per kind, once connected.
+    private var streams: [MediaKind: SentStreamStats] = [:]
+    /// Kinds taking frames from their encoder.
+    private var attached: Set<MediaKind> = []
+
+    init(video: SharedEncoder.Track?, audio: SharedEncoder.Track?, fanout: MediaFanout,
+         deliver: @escaping (PacketizedFrame, MediaKind) -> Void) {
+        self.fanout = fanout
+        self.deliver = deliver
+        tracks[.video] = video
+        tracks[.audio] = audio
+    }
+
+    /// The peer's sending sections get the encoder of their kind, and a keyframe to start on.
+    func start(_ peer: Peer, sent: [SentStreamStats]) {
+        for section in peer.sections where section.direction.sends {
+            guard tracks[section.kind] != nil, let stream = sent.first(where: { $0.mid == section.mid }) else { continue }
+            streams[section.kind] = stream
+            attach(section.kind)
+        }
+    }
+
+    /// A receiver lost its picture (PLI/FIR).
+    func requestKeyframe() { tracks[.video].map(fanout.encoder(for:))?.requestKeyframe() }
+
+    /// A timeline action on the video this call sends.
+    func apply(_ action: TimelineAction) {
+        guard let track = tracks[.video]?.applying(action), track != tracks[.video] else { return }
+        let wasAttached = attached.contains(.video)
+        detach(.video)
+        tracks[.video] = track
+        if wasAttached { attach(.video) }
+    }
+
+    /// Stops sending; the call stays up.
+    func stop() {
+        for kind in attached { detach(kind) }
+    }
+
+    /// Takes `kind`'s frames from the encoder of its current track, from a keyframe on.
+    private func attach(_ kind: MediaKind) {
+        guard !attached.contains(kind), let track = tracks[kind], let stream = streams[kind] else { return }
+        let encoder = fanout.encoder(for: track)
+        fanout.senders.register(ssrc: stream.ssrc, timestampOffset: stream.timestampOffset, encoder: encoder)
+        encoder.subscribe(self) { [weak self] frame in self?.deliver(frame, kind) }
+        if kind == .video { encoder.requestKeyframe() }
+        attached.insert(kind)
+    }
+
+    /// Stops taking `kind`'s frames; its encoder stops when nobody else takes them.
+    private func detach(_ kind: MediaKind) {
+        guard attached.remove(kind) != nil, let track = tracks[kind] else { return }
+        fanout.encoder(for: track).unsubscribe(self)
+        if let stream = streams[kind] { fanout.senders.unregister(ssrc: stream.ssrc) }
+        fanout.release(track)
+    }
+}
