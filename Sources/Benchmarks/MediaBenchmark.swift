@@ -1,3 +1,4 @@
+import RTP
 import Foundation
 import Media
 import RTCBase
@@ -21,7 +22,7 @@ struct MediaBenchmark {
         Case(resolution: .p1080, frames: 30),
     ]
     var warmup = 5
-    var codecs: [MediaCodec] = [.vp8, .vp9, .h264, .h265, .av1]
+    var codecs: [Codec] = [.vp8, .vp9, .h264, .h265, .av1]
     var audioFrames = 5_000
 
     func run() throws {
@@ -67,7 +68,7 @@ struct MediaBenchmark {
               + String(format: "checksum %.1f; N=%d", checksum, item.frames))
     }
 
-    private func measureVideo(_ codec: MediaCodec, _ item: Case) throws {
+    private func measureVideo(_ codec: Codec, _ item: Case) throws {
         let config = VideoEncoderConfig.defaults(codec: codec, resolution: item.resolution)
         let encoder = try config.makeEncoder()
         let decoder = try codec.makeDecoder()

@@ -80,7 +80,7 @@ extension FuzzTarget {
 
     /// Two frames (a keyframe and a delta frame) of each video codec, made by the project's encoders.
     private static func encodedFrames() -> [EncodedFrame] {
-        [MediaCodec.vp8, .vp9, .h264, .av1].flatMap { codec -> [EncodedFrame] in
+        [Codec.vp8, .vp9, .h264, .av1].flatMap { codec -> [EncodedFrame] in
             guard let encoder = try? VideoEncoderConfig(codec: codec, bitrate: 300_000).makeEncoder() else { return [] }
             var source = VideoSource()
             return (0..<2).compactMap { index in

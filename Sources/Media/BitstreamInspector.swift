@@ -1,3 +1,4 @@
+import RTP
 import RTCBase
 
 /// Bitstream inspection for the receive path, where full decoding is too dear: keyframes
@@ -8,7 +9,7 @@ import RTCBase
 public enum BitstreamInspector {
     /// Inspects one encoded frame (an H.264 or H.265 access unit in Annex-B form, an AV1
     /// temporal unit in the low-overhead format).
-    public static func inspect(_ bytes: [UInt8], codec: MediaCodec) throws(ParseError) -> FrameInspection {
+    public static func inspect(_ bytes: [UInt8], codec: Codec) throws(ParseError) -> FrameInspection {
         switch codec {
         case .vp8: return try Vp8Header.inspect(bytes)
         case .vp9: return try Vp9Header.inspect(bytes)

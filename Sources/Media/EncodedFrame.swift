@@ -1,3 +1,4 @@
+import RTP
 import RTCBase
 
 /// One encoded video frame or Opus packet, ready for a packetizer, with the identity of
@@ -6,7 +7,7 @@ import RTCBase
 /// Shared read-only by every publisher of the same encoder (encode once, send many): each
 /// publisher adds its own SSRC, sequence numbers and timestamp offset.
 public struct EncodedFrame: Hashable, Sendable {
-    public var codec: MediaCodec
+    public var codec: Codec
     /// VP8/VP9: one frame as libvpx wrote it. H.264: one access unit in Annex-B form (4-byte
     /// start codes; SPS and PPS before each IDR; the frame-identity SEI before the first
     /// slice). Opus: one 20 ms packet.
@@ -19,11 +20,11 @@ public struct EncodedFrame: Hashable, Sendable {
     /// The index of the raw frame.
     public var index: Int
     public var captureTime: Instant
-    /// In the codec's RTP clock (`MediaCodec.clockRate`), derived from the index: see
+    /// In the codec's RTP clock (`Codec.clockRate`), derived from the index: see
     /// `RtpTimestamps`.
     public var rtpTimestamp: UInt32
 
-    public init(codec: MediaCodec, bytes: [UInt8], isKeyframe: Bool, width: Int, height: Int, index: Int,
+    public init(codec: Codec, bytes: [UInt8], isKeyframe: Bool, width: Int, height: Int, index: Int,
                 captureTime: Instant, rtpTimestamp: UInt32) {
         self.codec = codec
         self.bytes = bytes

@@ -1,3 +1,4 @@
+import RTCBase
 /// A picture in I420 (YUV 4:2:0, 8 bits, planar): the format every encoder here takes and
 /// every decoder here returns.
 ///

@@ -1,3 +1,4 @@
+import RTP
 import RTCBase
 
 /// A pre-encoded `.ivf` file (VP8 or VP9), sent as it is, looped by the caller.
@@ -7,7 +8,7 @@ import RTCBase
 /// (32 bits each), frame count, unused), then per frame a 12-byte header (size 32 bits,
 /// timestamp 64 bits) and the frame.
 public struct IvfReader: Sendable {
-    public let codec: MediaCodec
+    public let codec: Codec
     public let resolution: Resolution
     /// Timestamps count `timebaseNumerator / timebaseDenominator` seconds.
     public let timebaseNumerator: Int

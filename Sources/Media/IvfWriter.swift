@@ -1,3 +1,6 @@
+import RTCBase
+import RTP
+
 /// Writes VP8/VP9 frames into an `.ivf` file (layout in `IvfReader`), with a 1/90000
 /// timebase so RTP timestamps go in unchanged: to record a received stream or to make
 /// files for `IvfReader`.
@@ -5,7 +8,7 @@ public struct IvfWriter: Sendable {
     public private(set) var bytes: [UInt8]
     private var frameCount: UInt32 = 0
 
-    public init(codec: MediaCodec, resolution: Resolution) {
+    public init(codec: Codec, resolution: Resolution) {
         precondition(codec == .vp8 || codec == .vp9, "IVF holds VP8 or VP9")
         bytes = Array("DKIF".utf8)
         Self.append(&bytes, 0, 2)  // version

@@ -1,3 +1,5 @@
+import RTP
+
 /// A video decoder: synchronous; a corrupted or truncated frame is a `MediaError`.
 public protocol VideoDecoder: AnyObject {
     /// Decodes one encoded frame (VP8/VP9 frame, H.264 or H.265 access unit in Annex-B form,
@@ -6,7 +8,7 @@ public protocol VideoDecoder: AnyObject {
     func decode(_ bytes: [UInt8]) throws(MediaError) -> I420Image?
 }
 
-extension MediaCodec {
+extension Codec {
     /// A new decoder for this codec.
     public func makeDecoder() throws(MediaError) -> any VideoDecoder {
         switch self {

@@ -1,7 +1,10 @@
+import RTCBase
+import RTP
+
 /// How a video encoder is set up. `Sendable`, so a runtime can hand it to an encoder
 /// thread and build the encoder there with `makeEncoder()`.
 public struct VideoEncoderConfig: Hashable, Sendable {
-    public var codec: MediaCodec
+    public var codec: Codec
     /// Target bitrate in bits per second.
     public var bitrate: Int
     public var frameRate: Double
@@ -10,7 +13,7 @@ public struct VideoEncoderConfig: Hashable, Sendable {
     /// Encoder threads inside the codec library (1 = the calling thread only).
     public var threads: Int
 
-    public init(codec: MediaCodec, bitrate: Int, frameRate: Double = 30, keyframeInterval: Int = defaultKeyframeInterval, threads: Int = 1) {
+    public init(codec: Codec, bitrate: Int, frameRate: Double = 30, keyframeInterval: Int = defaultKeyframeInterval, threads: Int = 1) {
         self.codec = codec
         self.bitrate = bitrate
         self.frameRate = frameRate
@@ -20,7 +23,7 @@ public struct VideoEncoderConfig: Hashable, Sendable {
 
     /// Throws unless `encoder` (its name, for the message), which encodes `codecs`, can take
     /// this configuration.
-    func check(encoder: String, encodes codecs: [MediaCodec]) throws(MediaError) {
+    func check(encoder: String, encodes codecs: [Codec]) throws(MediaError) {
         guard codecs.contains(codec) else {
             throw MediaError(.configuration, "\(encoder) encodes \(codecs.map(\.description).joined(separator: " or ")), not \(codec)")
         }
@@ -56,7 +59,7 @@ public struct VideoEncoderConfig: Hashable, Sendable {
     }
 
     /// A config with the default bitrate for `resolution`.
-    public static func defaults(codec: MediaCodec, resolution: Resolution, frameRate: Double = 30) -> Self {
+    public static func defaults(codec: Codec, resolution: Resolution, frameRate: Double = 30) -> Self {
         Self(codec: codec, bitrate: defaultBitrate(for: resolution, frameRate: frameRate), frameRate: frameRate)
     }
 

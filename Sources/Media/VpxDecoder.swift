@@ -1,14 +1,15 @@
+import RTP
 import CVPX
 
 /// VP8 or VP9 decoding through libvpx. A corrupted or truncated frame, or one libvpx
 /// decodes but flags as corrupt (a reference was damaged), is a `MediaError`
 /// (`.corruptInput`); decoding recovers at the next keyframe.
 public final class VpxDecoder: VideoDecoder {
-    public let codec: MediaCodec
+    public let codec: Codec
     private let context = UnsafeMutablePointer<vpx_codec_ctx_t>.allocate(capacity: 1)
 
     /// A decoder for `.vp8` or `.vp9` using `threads` libvpx threads.
-    public init(codec: MediaCodec, threads: Int = 1) throws(MediaError) {
+    public init(codec: Codec, threads: Int = 1) throws(MediaError) {
         guard codec == .vp8 || codec == .vp9 else {
             context.deallocate()
             throw MediaError(.configuration, "VpxDecoder decodes VP8 or VP9, not \(codec)")

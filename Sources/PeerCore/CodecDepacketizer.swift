@@ -4,7 +4,7 @@ import RTP
 /// The depacketizer of one receive stream, chosen by the negotiated codec, so one
 /// `FrameAssembler` type serves every codec.
 struct CodecDepacketizer: RtpDepacketizer {
-    let codec: PeerCodec
+    let codec: Codec
 
     func inspect(_ payload: ByteReader) throws(ParseError) -> RtpPayloadInfo {
         switch codec {

@@ -10,7 +10,7 @@ enum CodecPacketizer: Sendable {
     case av1(Av1Packetizer)
     case opus(OpusPacketizer)
 
-    init(codec: PeerCodec, pictureId: UInt16) {
+    init(codec: Codec, pictureId: UInt16) {
         switch codec {
         case .vp8: self = .vp8(Vp8Packetizer(initialPictureId: pictureId))
         case .vp9: self = .vp9(Vp9Packetizer(width: 0, height: 0, initialPictureId: pictureId))

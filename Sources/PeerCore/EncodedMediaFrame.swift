@@ -1,3 +1,4 @@
+import RTP
 import RTCBase
 
 /// One encoded frame to send: a video frame (VP8/VP9 frame, H.264 access unit in
@@ -6,7 +7,7 @@ import RTCBase
 /// Its own value type so PeerCore needs none of `Media`'s codec libraries; `Media`'s
 /// `EncodedFrame` maps onto it field by field (see `PeerCoreTests` for the adapter).
 public struct EncodedMediaFrame: Sendable, Hashable {
-    public var codec: PeerCodec
+    public var codec: Codec
     public var bytes: [UInt8]
     public var isKeyframe: Bool
     /// In the codec's clock from the stream's start; the send stream adds its random
@@ -18,7 +19,7 @@ public struct EncodedMediaFrame: Sendable, Hashable {
     public var height: Int
 
     public init(
-        codec: PeerCodec, bytes: [UInt8], isKeyframe: Bool, rtpTimestamp: UInt32, captureTime: Instant,
+        codec: Codec, bytes: [UInt8], isKeyframe: Bool, rtpTimestamp: UInt32, captureTime: Instant,
         width: Int = 0, height: Int = 0
     ) {
         self.codec = codec

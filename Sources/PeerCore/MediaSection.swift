@@ -8,7 +8,7 @@ public struct NegotiatedSection: Sendable, Hashable {
     public var kind: MediaKind
     /// This side's direction after negotiation.
     public var direction: MediaDirection
-    public var codec: PeerCodec
+    public var codec: Codec
     /// The payload type packets are sent with: the one the remote description gave the
     /// codec (RFC 3264 5.1: each side receives on the numbers it declared).
     public var payloadType: UInt8

@@ -1,3 +1,4 @@
+import RTP
 import RTCBase
 import RTPSession
 import SDP
@@ -75,10 +76,10 @@ extension Peer {
         remote: MediaDescription, direction: MediaDirection
     ) throws(PeerError) -> MediaSection? {
         let transceiver = configuration.transceivers[index]
-        var chosen: (codec: Codec, capability: CodecCapability, peerCodec: PeerCodec)?
+        var chosen: (codec: PayloadFormat, capability: CodecCapability, peerCodec: Codec)?
         for codec in answer.codecs where !codec.isRTX {
             if let capability = transceiver.codecs.first(where: { CodecNegotiation.matches(codec, $0) }),
-                let peerCodec = PeerCodec(encodingName: codec.name)
+                let peerCodec = Codec(encodingName: codec.name)
             {
                 chosen = (codec, capability, peerCodec)
                 break
@@ -132,7 +133,7 @@ extension Peer {
         rtp.addReceiveStream(.init(ssrc: ssrc, clockRate: info.codec.clockRate, nack: info.nack, rtxSsrc: rtxSsrc))
     }
 
-    static func names(_ codecs: [Codec]) -> String {
+    static func names(_ codecs: [PayloadFormat]) -> String {
         let names = codecs.filter { !$0.isRTX }.map(\.name)
         return names.isEmpty ? "none" : names.joined(separator: ", ")
     }

@@ -1,3 +1,4 @@
+import RTP
 import DTLS
 import ICE
 import RTCBase
@@ -128,7 +129,7 @@ public final class Peer {
             }
             let codecs = transceiver.codecs.filter { !$0.codec.isRTX }
             guard !codecs.isEmpty else { throw PeerError("transceiver \(transceiver.mid) has no codec") }
-            for codec in codecs where PeerCodec(encodingName: codec.name) == nil {
+            for codec in codecs where Codec(encodingName: codec.name) == nil {
                 throw PeerError("codec \(codec.name) of \(transceiver.mid) cannot be packetized (VP8, VP9, H264, H265, AV1, opus)")
             }
         }

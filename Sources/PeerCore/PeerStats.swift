@@ -1,3 +1,4 @@
+import RTP
 import ICE
 import RTCBase
 import RTPSession
@@ -30,7 +31,7 @@ public struct MalformedCounters: Sendable, Hashable {
 /// One received RTP stream: RtpSession's RFC 3550 figures plus the assembler's frames.
 public struct ReceivedStreamStats: Sendable, Equatable {
     public var mid: String
-    public var codec: PeerCodec
+    public var codec: Codec
     public var rtp: ReceiveStreamStatistics
     public var framesCompleted: Int
     public var keyframesCompleted: Int
@@ -43,7 +44,7 @@ public struct ReceivedStreamStats: Sendable, Equatable {
 /// One sent RTP stream.
 public struct SentStreamStats: Sendable, Equatable {
     public var mid: String
-    public var codec: PeerCodec
+    public var codec: Codec
     public var ssrc: UInt32
     public var frames: Int
     public var counters: SendStream.Counters

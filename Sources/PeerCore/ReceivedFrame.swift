@@ -1,3 +1,4 @@
+import RTP
 import RTCBase
 import SDP
 
@@ -8,7 +9,7 @@ public struct ReceivedFrame: Sendable, Hashable {
     /// The SSRC of the stream it arrived on (RFC 3550 8; the section's remote SSRC).
     public var ssrc: UInt32
     public var kind: MediaKind
-    public var codec: PeerCodec
+    public var codec: Codec
     /// The codec bytes (Annex-B with 4-byte start codes for H.264).
     public var data: [UInt8]
     public var isKeyframe: Bool
@@ -20,7 +21,7 @@ public struct ReceivedFrame: Sendable, Hashable {
     public var lastArrival: Instant
 
     public init(
-        mid: String, ssrc: UInt32, kind: MediaKind, codec: PeerCodec, data: [UInt8], isKeyframe: Bool, rtpTimestamp: UInt32,
+        mid: String, ssrc: UInt32, kind: MediaKind, codec: Codec, data: [UInt8], isKeyframe: Bool, rtpTimestamp: UInt32,
         firstArrival: Instant, lastArrival: Instant
     ) {
         self.mid = mid

@@ -19,7 +19,7 @@ public final class TrackPacketizer {
     public let maxPayloadSize: Int
 
     /// `mtu` as in `PeerConfiguration` (the payload budget before header and SRTP overhead).
-    public init(codec: PeerCodec, pictureId: UInt16, mtu: Int = PeerConfiguration.defaultMtu) {
+    public init(codec: Codec, pictureId: UInt16, mtu: Int = PeerConfiguration.defaultMtu) {
         packetizer = CodecPacketizer(codec: codec, pictureId: pictureId & 0x7fff)
         maxPayloadSize = mtu - Peer.packetOverhead
     }

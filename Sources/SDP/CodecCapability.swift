@@ -89,14 +89,14 @@ public struct CodecCapability: Sendable, Hashable {
     }
 
     /// The codec as written in an offer.
-    public var codec: Codec {
-        Codec(
+    public var codec: PayloadFormat {
+        PayloadFormat(
             payloadType: payloadType, name: name, clockRate: clockRate, channels: channels,
             parameters: parameters, feedback: feedback)
     }
 
     /// The RTX format that repairs `codec`, if this capability uses RTX.
-    public var rtxCodec: Codec? {
-        rtxPayloadType.map { Codec(payloadType: $0, name: "rtx", clockRate: clockRate, parameters: [SDPParameter("apt", "\(payloadType)")]) }
+    public var rtxCodec: PayloadFormat? {
+        rtxPayloadType.map { PayloadFormat(payloadType: $0, name: "rtx", clockRate: clockRate, parameters: [SDPParameter("apt", "\(payloadType)")]) }
     }
 }

@@ -4,7 +4,7 @@ public enum CodecNegotiation {
     /// True when `offered` and `local` are the same format: same name, clock rate and
     /// channel count; for H.264 also the same packetization-mode and profile (RFC 6184
     /// 8.2.2: the level may differ), for VP9 the same `profile-id`, for AV1 `profile`.
-    public static func matches(_ offered: Codec, _ local: CodecCapability) -> Bool {
+    public static func matches(_ offered: PayloadFormat, _ local: CodecCapability) -> Bool {
         let name = offered.name.lowercased()
         guard name == local.name.lowercased(), offered.clockRate == local.clockRate,
             (offered.channels ?? 1) == (local.channels ?? 1)
@@ -29,15 +29,15 @@ public enum CodecNegotiation {
     /// capability supports, in the offerer's order and with the offerer's payload types,
     /// each followed by its RTX format when both sides use RTX (paired by `apt`).
     /// Feedback is limited to what both sides list. Empty means the section is rejected.
-    public static func answer(offered: [Codec], local: [CodecCapability]) -> [Codec] {
-        var result: [Codec] = []
+    public static func answer(offered: [PayloadFormat], local: [CodecCapability]) -> [PayloadFormat] {
+        var result: [PayloadFormat] = []
         for codec in offered where !codec.isRTX {
             guard let capability = local.first(where: { matches(codec, $0) }) else { continue }
             result.append(answerCodec(codec, capability))
             if capability.rtxPayloadType != nil,
                 let rtx = offered.first(where: { $0.isRTX && $0.associatedPayloadType == codec.payloadType })
             {
-                result.append(Codec(
+                result.append(PayloadFormat(
                     payloadType: rtx.payloadType, name: rtx.name, clockRate: rtx.clockRate,
                     parameters: [SDPParameter("apt", "\(codec.payloadType)")]))
             }
@@ -45,13 +45,13 @@ public enum CodecNegotiation {
         return result
     }
 
-    private static func answerCodec(_ offered: Codec, _ local: CodecCapability) -> Codec {
+    private static func answerCodec(_ offered: PayloadFormat, _ local: CodecCapability) -> PayloadFormat {
         var parameters = local.parameters
         if offered.name.lowercased() == "h264", let level = h264AnswerProfileLevelID(offered: offered, local: local) {
             parameters.set("packetization-mode", "\(offered.packetizationMode)")
             parameters.set("profile-level-id", level.description)
         }
-        return Codec(
+        return PayloadFormat(
             payloadType: offered.payloadType, name: offered.name, clockRate: offered.clockRate,
             channels: offered.channels, parameters: parameters,
             feedback: local.feedback.filter { offered.feedback.contains($0) })
@@ -60,7 +60,7 @@ public enum CodecNegotiation {
     /// The `profile-level-id` an H.264 answer carries (RFC 6184 8.2.2): the offered
     /// profile; the local level when both sides allow level asymmetry, otherwise the
     /// lower of the two levels.
-    public static func h264AnswerProfileLevelID(offered: Codec, local: CodecCapability) -> H264ProfileLevelID? {
+    public static func h264AnswerProfileLevelID(offered: PayloadFormat, local: CodecCapability) -> H264ProfileLevelID? {
         guard let offeredID = offered.profileLevelID, let localID = local.codec.profileLevelID else { return nil }
         let asymmetry = offered.parameters.value("level-asymmetry-allowed") == "1"
             && local.parameters.value("level-asymmetry-allowed") == "1"

@@ -72,7 +72,7 @@ struct SDPBuilder {
     /// Direction, msid, rtcp-mux, rtcp-rsize, codecs and SSRC lines of a section.
     func finish(
         _ section: inout MediaDescription, direction: MediaDirection, sender: SenderDescription?,
-        rtcpMux: Bool, rtcpRsize: Bool, codecs: [Codec]
+        rtcpMux: Bool, rtcpRsize: Bool, codecs: [PayloadFormat]
     ) {
         section.append(.direction(direction))
         if let sender { section.append(.msid(Msid(streamID: sender.streamID, trackID: sender.trackID))) }

@@ -1,20 +1,7 @@
-/// A video size written `WIDTHxHEIGHT` in scenario files (`1280x720`).
-public struct Resolution: Codable, Hashable, Sendable, CustomStringConvertible {
-    public var width: Int
-    public var height: Int
+import RTCBase
 
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-
-    /// Parses `1280x720`; nil for anything else.
-    public init?(_ text: String) {
-        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
-        self.init(width: width, height: height)
-    }
-
+/// A video size is written `WIDTHxHEIGHT` in scenario files (`1280x720`).
+extension Resolution: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
@@ -29,8 +16,6 @@ public struct Resolution: Codable, Hashable, Sendable, CustomStringConvertible {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }
-
-    public var description: String { "\(width)x\(height)" }
 
     public static let smallest = Resolution(width: 160, height: 90)
     public static let largest = Resolution(width: 3840, height: 2160)

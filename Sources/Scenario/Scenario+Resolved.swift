@@ -1,3 +1,4 @@
+import RTCBase
 /// Every optional scenario value with the default docs/scenarios.md states for it, applied
 /// here once: the runtime reads these and never spells a default itself.
 

@@ -1,3 +1,4 @@
+import RTCBase
 import Impairment
 
 /// A scenario file: which target to hit, with what crowd, for how long, and what counts

@@ -1,3 +1,4 @@
+import RTCBase
 /// One thing that happens during a run (`timeline:` in the scenario): at `at_s`, to a
 /// seeded `share_pct` of one group's peers (or of every group's), spread over `spread_s`.
 /// What each action cost is measured on the receiving side (docs/metrics.md, `switch_ms`).

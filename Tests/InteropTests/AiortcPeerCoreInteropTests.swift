@@ -1,3 +1,4 @@
+import RTP
 import EventLoop
 import Foundation
 import Media
@@ -74,7 +75,7 @@ final class AiortcPeerCoreInteropTests: XCTestCase {
     }
 
     @discardableResult
-    private func call(rtcswarm role: PeerRole, codec: MediaCodec, size: Resolution,
+    private func call(rtcswarm role: PeerRole, codec: Codec, size: Resolution,
                       turn: (server: IceServer, address: String)? = nil,
                       aiortcDataChannel: String? = nil, acceptDataChannel: Bool = false) throws -> (LoopPeer, AiortcSummary) {
         let aiortcRole = turn != nil ? "answerer, both relay-only through coturn (rtcswarm offers)"

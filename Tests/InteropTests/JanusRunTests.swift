@@ -1,3 +1,4 @@
+import RTP
 import EventLoop
 import Foundation
 import Media
@@ -68,7 +69,7 @@ final class JanusRunTests: XCTestCase {
 
     /// Two echo peers in `codec` + Opus for 5 s: each gets its whole stream back in that
     /// codec, at its size, at 30 fps, without loss; Janus's admin API counts their sessions.
-    private func assertEchoPeersRun(codec: MediaCodec, transport: JanusTransport = .http) throws {
+    private func assertEchoPeersRun(codec: Codec, transport: JanusTransport = .http) throws {
         let role = transport == .http ? "`rtcswarm run` echo peers (EchoTest)" : "`rtcswarm run` echo peers over WebSocket (ws://)"
         let cell = InteropRecorder.cell(self, target: "Janus", role: role, codec: Self.cellCodec(codec))
         let janus = try startJanus(webSocket: transport != .http)
@@ -101,14 +102,14 @@ final class JanusRunTests: XCTestCase {
     }
 
     /// The interop matrix's name for `codec` with Opus: "VP8+Opus", "H.264+Opus".
-    private static func cellCodec(_ codec: MediaCodec) -> String {
+    private static func cellCodec(_ codec: Codec) -> String {
         (codec == .h264 ? "H.264" : codec.rawValue) + "+Opus"
     }
 
     /// A received video stream that is whole: `codec`, every frame at `resolution`, no
     /// loss, and 30 fps for the `seconds` the peer lived less its setup (`setupMs`) and
     /// half a second for its arrival and first key frame.
-    private static func assertWhole(_ video: StreamRecord, codec: MediaCodec, resolution: String, seconds: Int, setupMs: Double?,
+    private static func assertWhole(_ video: StreamRecord, codec: Codec, resolution: String, seconds: Int, setupMs: Double?,
                                     file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(video.codec, codec.rawValue, file: file, line: line)
         XCTAssertEqual(video.resolutions.keys.sorted(), [resolution], file: file, line: line)
@@ -162,7 +163,7 @@ final class JanusRunTests: XCTestCase {
     }
 
     /// Scenarios/janus-videoroom.json5 with `CODEC` and `ROOM_ID`, two players, for `seconds`.
-    private func runVideoRoom(_ janus: JanusServer, codec: MediaCodec, room: Int,
+    private func runVideoRoom(_ janus: JanusServer, codec: Codec, room: Int,
                               seconds: Int) throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-room-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
@@ -177,7 +178,7 @@ final class JanusRunTests: XCTestCase {
 
     /// Scenarios/janus-videoroom.json5 in `codec` in `room`: two players receive the
     /// publisher's video whole, and its audio.
-    private func assertVideoRoomRun(codec: MediaCodec, room: Int) throws {
+    private func assertVideoRoomRun(codec: Codec, room: Int) throws {
         let cell = InteropRecorder.cell(self, target: "Janus", role: "`rtcswarm run` VideoRoom publisher + players (janus-videoroom.json5)",
                                         codec: Self.cellCodec(codec))
         let janus = try startJanus()

@@ -1,3 +1,4 @@
+import RTP
 import EventLoop
 import Foundation
 import Media
@@ -8,14 +9,14 @@ import SDP
 /// Test pattern frames (VP8 at 320x180 unless told otherwise), encoded as they are asked for.
 final class PatternVideo {
     private let encoder: any VideoEncoder
-    private let codec: PeerCodec
+    private let codec: Codec
     private let resolution: Resolution
     private var source = VideoSource()
     private var index = 0
 
-    init(codec: MediaCodec = .vp8, resolution: Resolution = .p180) throws {
+    init(codec: Codec = .vp8, resolution: Resolution = .p180) throws {
         encoder = try VideoEncoderConfig.defaults(codec: codec, resolution: resolution).makeEncoder()
-        self.codec = PeerCodec(rawValue: codec.rawValue) ?? .vp8
+        self.codec = codec
         self.resolution = resolution
     }
 
@@ -82,7 +83,7 @@ final class LoopPeer {
     var failure: PeerEvent? { events.first { if case .failed = $0 { true } else { false } } }
     /// Sends `frames` frames of the test pattern on mid "1" at about 30 fps, answering each
     /// keyframe request the other side made; returns how many the peer took.
-    func sendPattern(_ codec: MediaCodec, size: Resolution, frames: Int) throws -> Int {
+    func sendPattern(_ codec: Codec, size: Resolution, frames: Int) throws -> Int {
         let video = try PatternVideo(codec: codec, resolution: size)
         var sent = 0
         var keyframesAnswered = 0

@@ -1,3 +1,4 @@
+import RTP
 import EventLoop
 import Foundation
 import Media
@@ -31,7 +32,7 @@ final class PionEchoTests: XCTestCase {
         try echo(codec: .vp8, capability: .vp8(), cellCodec: "VP8+Opus", lossPct: 5)
     }
 
-    private func echo(codec: MediaCodec, capability: CodecCapability, cellCodec: String, lossPct: Double = 0) throws {
+    private func echo(codec: Codec, capability: CodecCapability, cellCodec: String, lossPct: Double = 0) throws {
         let role = lossPct == 0 ? "echo peer (rtcswarm offers)" : "echo peer (rtcswarm offers), 5 % loss received (loss shown: residual)"
         let cell = InteropRecorder.cell(self, target: "Pion", version: TargetVersion.pion, role: role, codec: cellCodec)
         let pion = try PionServer()

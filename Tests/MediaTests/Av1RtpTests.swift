@@ -10,7 +10,7 @@ final class Av1RtpTests: XCTestCase {
         for resolution in [Resolution.p360, .p720] {
             let encoder = try VideoEncoderConfig(codec: .av1, bitrate: VideoEncoderConfig.defaultBitrate(for: resolution),
                                                  keyframeInterval: 5).makeEncoder()
-            let decoder = try MediaCodec.av1.makeDecoder()
+            let decoder = try Codec.av1.makeDecoder()
             var source = VideoSource()
             var packetizer = Av1Packetizer()
             var assembler = FrameAssembler(depacketizer: Av1Depacketizer())

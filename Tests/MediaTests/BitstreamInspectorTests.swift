@@ -1,3 +1,4 @@
+import RTP
 import Media
 import RTCBase
 import XCTest
@@ -107,7 +108,7 @@ final class BitstreamInspectorTests: XCTestCase {
     }
 
     func testRealFramesInspectAsEncoded() throws {
-        for codec in [MediaCodec.vp8, .vp9, .h264, .h265] {
+        for codec in [Codec.vp8, .vp9, .h264, .h265] {
             let encoder = try VideoEncoderConfig(codec: codec, bitrate: 500_000).makeEncoder()
             var source = VideoSource()
             for index in 0..<3 {

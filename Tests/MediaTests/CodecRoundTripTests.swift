@@ -1,3 +1,4 @@
+import RTP
 import Media
 import RTCBase
 import XCTest
@@ -6,7 +7,7 @@ import XCTest
 /// decoded agree on the size, carry the right block code, and reach 30 dB at the default
 /// bitrate.
 final class CodecRoundTripTests: XCTestCase {
-    private func roundTrip(_ codec: MediaCodec, _ resolution: Resolution, frames: Int = 60,
+    private func roundTrip(_ codec: Codec, _ resolution: Resolution, frames: Int = 60,
                            file: StaticString = #filePath, line: UInt = #line) throws {
         let bitrate = VideoEncoderConfig.defaultBitrate(for: resolution)
         var trip = try VideoRoundTrip(codec: codec, bitrate: bitrate, keyframeInterval: 30)
@@ -26,7 +27,7 @@ final class CodecRoundTripTests: XCTestCase {
     }
 
     /// At `VideoEncoderConfig.minimumBitrate` the block code must read on >= 99 % of frames.
-    private func lowestBitrate(_ codec: MediaCodec, _ resolution: Resolution) throws {
+    private func lowestBitrate(_ codec: Codec, _ resolution: Resolution) throws {
         var trip = try VideoRoundTrip(codec: codec, bitrate: VideoEncoderConfig.minimumBitrate)
         try trip.run(0..<60, at: resolution)
         print("\(codec) \(resolution) @100 kbit/s: code read \(trip.codeReads)/\(trip.frames), mean PSNR "

@@ -1,3 +1,4 @@
+import RTP
 import Media
 import RTCBase
 import WebRTCTestKit
@@ -6,7 +7,7 @@ import XCTest
 /// Corrupted, truncated and random frames give decoders and inspectors an error value,
 /// never a crash.
 final class CorruptInputTests: XCTestCase {
-    private func encodedFrames(_ codec: MediaCodec, count: Int = 10) throws -> [EncodedFrame] {
+    private func encodedFrames(_ codec: Codec, count: Int = 10) throws -> [EncodedFrame] {
         let encoder = try VideoEncoderConfig(codec: codec, bitrate: 400_000).makeEncoder()
         var source = VideoSource()
         return try (0..<count).map { index in
@@ -15,7 +16,7 @@ final class CorruptInputTests: XCTestCase {
     }
 
     func testTruncatedKeyframeIsADecodingError() throws {
-        for codec in [MediaCodec.vp8, .vp9, .h264] {
+        for codec in [Codec.vp8, .vp9, .h264] {
             let keyframe = try encodedFrames(codec, count: 1)[0].bytes
             for fraction in [2, 4, 10] {
                 let decoder = try codec.makeDecoder()
@@ -27,7 +28,7 @@ final class CorruptInputTests: XCTestCase {
 
     func testRandomBytesAreADecodingError() throws {
         var generator = SeededGenerator(seed: 7)
-        for codec in [MediaCodec.vp8, .vp9, .h264] {
+        for codec in [Codec.vp8, .vp9, .h264] {
             let decoder = try codec.makeDecoder()
             for length in [1, 7, 100, 3000] {
                 // Starts with a start code for H.264 so the bytes reach the slice parser.
@@ -40,7 +41,7 @@ final class CorruptInputTests: XCTestCase {
     }
 
     func testDeltaFrameWithoutItsKeyframeIsADecodingError() throws {
-        for codec in [MediaCodec.vp8, .vp9, .h264] {
+        for codec in [Codec.vp8, .vp9, .h264] {
             let frames = try encodedFrames(codec, count: 3)
             let decoder = try codec.makeDecoder()
             XCTAssertThrowsError(try decoder.decode(frames[2].bytes), "\(codec)")
@@ -48,7 +49,7 @@ final class CorruptInputTests: XCTestCase {
     }
 
     func testDecodersSurviveMutatedStreamsAndRecoverAtTheNextKeyframe() throws {
-        for codec in [MediaCodec.vp8, .vp9, .h264] {
+        for codec in [Codec.vp8, .vp9, .h264] {
             let frames = try encodedFrames(codec)
             let decoder = try codec.makeDecoder()
             var fuzzer = Fuzzer(seeds: frames.map(\.bytes), seed: 42, maxLength: 8192)

@@ -1,3 +1,4 @@
+import RTP
 import Media
 import RTCBase
 import XCTest
@@ -6,7 +7,7 @@ import XCTest
 final class EncoderControlTests: XCTestCase {
     /// 1280x720 for frames 0-19, 640x360 for 20-39, 1280x720 for 40-59: inspection and
     /// decoding both see each change at its frame, and the new size starts with a keyframe.
-    private func resolutionChange(_ codec: MediaCodec) throws {
+    private func resolutionChange(_ codec: Codec) throws {
         var trip = try VideoRoundTrip(codec: codec, bitrate: 1_000_000)
         var inspectedChanges: [(Int, Resolution)] = []
         var last: Resolution?
@@ -38,7 +39,7 @@ final class EncoderControlTests: XCTestCase {
     func testAv1ResolutionChangeSeenAtTheRightFrame() throws { try resolutionChange(.av1) }
 
     func testRequestedKeyframeComesOnTheNextFrame() throws {
-        for codec in [MediaCodec.vp8, .vp9, .h264, .av1] {
+        for codec in [Codec.vp8, .vp9, .h264, .av1] {
             let encoder = try VideoEncoderConfig(codec: codec, bitrate: 500_000, keyframeInterval: 1000).makeEncoder()
             var source = VideoSource()
             var keyframes: [Int] = []
@@ -54,7 +55,7 @@ final class EncoderControlTests: XCTestCase {
     }
 
     func testLoweringTheBitrateShrinksTheFrames() throws {
-        for codec in [MediaCodec.vp8, .vp9, .h264, .av1] {
+        for codec in [Codec.vp8, .vp9, .h264, .av1] {
             let encoder = try VideoEncoderConfig(codec: codec, bitrate: 2_000_000).makeEncoder()
             var source = VideoSource()
             var bytes = [0, 0]
@@ -86,7 +87,7 @@ final class EncoderControlTests: XCTestCase {
     }
 
     func testRateChangesMustBePositive() throws {
-        for codec in [MediaCodec.vp8, .h264, .h265, .av1] {
+        for codec in [Codec.vp8, .h264, .h265, .av1] {
             let encoder = try VideoEncoderConfig(codec: codec, bitrate: 300_000).makeEncoder()
             XCTAssertThrowsError(try encoder.setBitrate(0), "\(codec)")
             XCTAssertThrowsError(try encoder.setFrameRate(-1), "\(codec)")
@@ -102,8 +103,8 @@ final class EncoderControlTests: XCTestCase {
     func testConfigurationErrorsAreReported() {
         XCTAssertThrowsError(try VideoEncoderConfig(codec: .vp8, bitrate: 0).makeEncoder())
         XCTAssertThrowsError(try VideoEncoderConfig(codec: .opus, bitrate: 32_000).makeEncoder())
-        XCTAssertThrowsError(try MediaCodec.opus.makeDecoder())
-        for codec in [MediaCodec.vp8, .vp9, .h264] {
+        XCTAssertThrowsError(try Codec.opus.makeDecoder())
+        for codec in [Codec.vp8, .vp9, .h264] {
             let odd = VideoFrame(image: I420Image(width: 321, height: 181), index: 0, captureTime: .zero)
             XCTAssertThrowsError(try VideoEncoderConfig(codec: codec, bitrate: 300_000).makeEncoder().encode(odd)) { error in
                 XCTAssertEqual((error as? MediaError)?.code, .invalidInput, "\(codec)")

@@ -1,3 +1,4 @@
+import RTP
 import Media
 import RTCBase
 import XCTest
@@ -47,7 +48,7 @@ final class MediaFileTests: XCTestCase {
     }
 
     func testIvfRoundTripsThroughWriterReaderAndDecoder() throws {
-        for codec in [MediaCodec.vp8, .vp9] {
+        for codec in [Codec.vp8, .vp9] {
             let encoder = try VideoEncoderConfig(codec: codec, bitrate: 400_000).makeEncoder()
             var source = VideoSource()
             var writer = IvfWriter(codec: codec, resolution: .p180)

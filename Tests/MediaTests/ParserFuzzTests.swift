@@ -1,3 +1,4 @@
+import RTP
 import Media
 import RTCBase
 import WebRTCTestKit
@@ -8,7 +9,7 @@ final class ParserFuzzTests: XCTestCase {
     private static let iterations = 100_000
 
     /// The first bytes of real frames: enough for every header, cheap to mutate.
-    private func seeds(_ codec: MediaCodec) throws -> [[UInt8]] {
+    private func seeds(_ codec: Codec) throws -> [[UInt8]] {
         let encoder = try VideoEncoderConfig(codec: codec, bitrate: 300_000).makeEncoder()
         var source = VideoSource()
         return try (0..<3).map { index in

@@ -1,3 +1,4 @@
+import RTP
 import Foundation
 import Media
 import RTCBase
@@ -57,7 +58,7 @@ final class QualityAgainstFFmpegTests: XCTestCase {
     private func encodeAndDecode(frames: Int, width: Int, height: Int, bitrate: Int) throws -> ([I420Image], [I420Image]) {
         var source = VideoSource()
         let encoder = try VideoEncoderConfig(codec: .vp8, bitrate: bitrate).makeEncoder()
-        let decoder = try MediaCodec.vp8.makeDecoder()
+        let decoder = try Codec.vp8.makeDecoder()
         var decoded: [I420Image] = [], references: [I420Image] = []
         for index in 0..<frames {
             let frame = source.frame(index: index, width: width, height: height,

@@ -1,3 +1,4 @@
+import RTP
 import Media
 import RTCBase
 import XCTest
@@ -29,7 +30,7 @@ final class QualityTests: XCTestCase {
         var publisher = VideoSource()
         let frame = publisher.frame(index: 17, resolution: .p360, captureTime: time)
         let encoder = try VideoEncoderConfig.defaults(codec: .vp9, resolution: .p360).makeEncoder()
-        let decoded = try XCTUnwrap(try MediaCodec.vp9.makeDecoder().decode(try XCTUnwrap(try encoder.encode(frame)).bytes))
+        let decoded = try XCTUnwrap(try Codec.vp9.makeDecoder().decode(try XCTUnwrap(try encoder.encode(frame)).bytes))
         let code = try XCTUnwrap(FrameCodeReader.read(decoded))
         var receiver = VideoSource()
         let reference = receiver.frame(index: Int(code.index), resolution: decoded.resolution,

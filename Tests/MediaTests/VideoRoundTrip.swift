@@ -1,3 +1,4 @@
+import RTP
 import Media
 import RTCBase
 import XCTest
@@ -8,7 +9,7 @@ struct VideoRoundTrip {
     var source = VideoSource()
     let encoder: any VideoEncoder
     let decoder: any VideoDecoder
-    let codec: MediaCodec
+    let codec: Codec
 
     /// Per-run results.
     var frames = 0
@@ -23,7 +24,7 @@ struct VideoRoundTrip {
     private var keyframeSize: Resolution?
     private var lastDecodedSize: Resolution?
 
-    init(codec: MediaCodec, bitrate: Int, keyframeInterval: Int = 300) throws {
+    init(codec: Codec, bitrate: Int, keyframeInterval: Int = 300) throws {
         self.codec = codec
         encoder = try VideoEncoderConfig(codec: codec, bitrate: bitrate, keyframeInterval: keyframeInterval).makeEncoder()
         decoder = try codec.makeDecoder()

@@ -1,3 +1,4 @@
+import RTP
 import Media
 import RTCBase
 import XCTest
@@ -66,7 +67,7 @@ final class VideoSourceTests: XCTestCase {
     }
 
     func testCodeSurvivesDownscalingAfterLowBitrateCoding() throws {
-        for codec in [MediaCodec.vp8, .vp9, .h264] {
+        for codec in [Codec.vp8, .vp9, .h264] {
             let encoder = try VideoEncoderConfig(codec: codec, bitrate: VideoEncoderConfig.minimumBitrate).makeEncoder()
             let decoder = try codec.makeDecoder()
             var source = VideoSource()

@@ -1,3 +1,4 @@
+import RTP
 import Foundation
 import PeerCore
 import RTCBase
@@ -127,7 +128,7 @@ final class PeerSignalingTests: XCTestCase {
                 let codec = try XCTUnwrap(answered.codecs.first, fixture)
                 // Same payload type and name as offered (RFC 3264 6.1), one we packetize.
                 XCTAssertEqual(offered.codec(codec.payloadType)?.name, codec.name, fixture)
-                XCTAssertNotNil(PeerCodec(encodingName: codec.name), fixture)
+                XCTAssertNotNil(Codec(encodingName: codec.name), fixture)
                 let offeredDirection = offered.direction ?? .sendrecv
                 XCTAssertEqual(answered.direction, offeredDirection.reversed, fixture)
                 XCTAssertEqual(answered.ssrcs.isEmpty, !(answered.direction?.sends ?? false), fixture)

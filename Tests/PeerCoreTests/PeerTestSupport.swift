@@ -1,3 +1,4 @@
+import RTP
 import ICE
 import Media
 import PeerCore
@@ -10,7 +11,7 @@ extension EncodedMediaFrame {
     /// The adapter from `Media`'s encoder output.
     init(_ frame: EncodedFrame) {
         self.init(
-            codec: PeerCodec(rawValue: frame.codec.rawValue) ?? .vp8, bytes: frame.bytes, isKeyframe: frame.isKeyframe,
+            codec: frame.codec, bytes: frame.bytes, isKeyframe: frame.isKeyframe,
             rtpTimestamp: frame.rtpTimestamp, captureTime: frame.captureTime, width: frame.width, height: frame.height)
     }
 }
@@ -113,7 +114,7 @@ final class PeerPair {
 
 enum MediaFixtures {
     /// `count` frames of the test pattern at 320x180, 30 fps, encoded with `codec`.
-    static func video(_ codec: MediaCodec, count: Int) throws -> [EncodedMediaFrame] {
+    static func video(_ codec: Codec, count: Int) throws -> [EncodedMediaFrame] {
         let encoder = try VideoEncoderConfig.defaults(codec: codec, resolution: .p180).makeEncoder()
         var source = VideoSource()
         var frames: [EncodedMediaFrame] = []

@@ -1,3 +1,4 @@
+import RTP
 import EventLoop
 @testable import PeerCore
 import RTCBase
@@ -14,7 +15,7 @@ final class ReceivedStreamObserverTests: XCTestCase {
                       lastArrival: Instant(nanoseconds: Int64(milliseconds) * 1_000_000))
     }
 
-    private func stats(_ codec: PeerCodec) -> ReceivedStreamStats {
+    private func stats(_ codec: Codec) -> ReceivedStreamStats {
         ReceivedStreamStats(mid: "0", codec: codec, rtp: ReceiveStreamStatistics(ssrc: 1), framesCompleted: 0,
                             keyframesCompleted: 0, framesDropped: 0, framesDroppedLate: 0)
     }
@@ -85,7 +86,7 @@ final class ReceivedStreamObserverTests: XCTestCase {
         for index in 0..<30 { observer.observe(vp8(at: index, keyframeOf: index == 0 ? (320, 240) : nil), captureTime: nil) }
         XCTAssertEqual(observer.resolutionSurvival, 100)
         for index in 30..<40 { observer.observe(vp8(at: index, keyframeOf: index == 30 ? (160, 120) : nil), captureTime: nil) }
-        XCTAssertEqual(observer.expectedResolution, "320x240")
+        XCTAssertEqual(observer.expectedResolution, Resolution(width: 320, height: 240))
         XCTAssertEqual(observer.resolutionSurvival, 75)
         XCTAssertNil(observer.neverAtExpectedSize)
     }
@@ -93,7 +94,7 @@ final class ReceivedStreamObserverTests: XCTestCase {
     /// A stream that never had the published size has survival 0 and says so: the peer
     /// fails with that reason instead of passing.
     func testAStreamNeverAtThePublishedSizeIsNamedWithTheSizesSeen() {
-        let observer = ReceivedStreamObserver(codec: .vp8, publishedResolution: "320x180", frameRate: 30)
+        let observer = ReceivedStreamObserver(codec: .vp8, publishedResolution: Resolution(width: 320, height: 180), frameRate: 30)
         for index in 0..<10 { observer.observe(vp8(at: index, keyframeOf: index == 0 ? (320, 240) : nil), captureTime: nil) }
         XCTAssertEqual(observer.resolutionSurvival, 0)
         XCTAssertEqual(observer.neverAtExpectedSize, "video arrived only at 320x240, never at the expected 320x180")

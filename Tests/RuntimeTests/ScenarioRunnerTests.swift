@@ -441,7 +441,7 @@ final class CallRunTests: XCTestCase {
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
         let file = out.appendingPathComponent("empty.ivf")
-        try Data(IvfWriter(codec: .vp8, resolution: Media.Resolution(width: 320, height: 180)).bytes).write(to: file)
+        try Data(IvfWriter(codec: .vp8, resolution: RTCBase.Resolution(width: 320, height: 180)).bytes).write(to: file)
         let text = """
         { name: "silent", duration_s: 4, target: { kind: "builtin-room" },
           groups: [{ role: "pair", one_way: true, count: 1,
@@ -474,7 +474,7 @@ final class CallRunTests: XCTestCase {
         // 30 VP8 frames of 256x144 from the media layer, written as an IVF file.
         let encoder = try VideoEncoderConfig(codec: .vp8, bitrate: 300_000).makeEncoder()
         var source = VideoSource()
-        var writer = IvfWriter(codec: .vp8, resolution: Media.Resolution(width: 256, height: 144))
+        var writer = IvfWriter(codec: .vp8, resolution: RTCBase.Resolution(width: 256, height: 144))
         for index in 0..<30 {
             if let frame = try encoder.encode(source.frame(index: index, width: 256, height: 144, captureTime: .zero)) {
                 writer.append(frame.bytes, timestamp: UInt64(index))

@@ -10,7 +10,7 @@ import XCTest
 final class SharedEncoderTests: XCTestCase {
     func testARequestInsideTheSpacingIsHonouredWhenTheSpacingEnds() throws {
         let loop = try EventLoop()
-        let encoder = SharedEncoder(track: .video(codec: .vp8, width: 160, height: 90, fps: 30, bitrate: 150_000, keyframeInterval: 300, file: nil), loop: loop,
+        let encoder = SharedEncoder(track: .video(codec: .vp8, size: Resolution(width: 160, height: 90), fps: 30, bitrate: 150_000, keyframeInterval: 300, file: nil), loop: loop,
                                     epoch: loop.now())
         defer { encoder.stop(at: loop.now()) }
         var keyframes: [Instant] = []
@@ -52,7 +52,7 @@ final class SharedEncoderTests: XCTestCase {
         let loop = try EventLoop()
         let fanout = MediaFanout(loop: loop)
         defer { fanout.stopAll() }
-        let small = fanout.encoder(for: .video(codec: .vp8, width: 160, height: 90, fps: 30, bitrate: 150_000, keyframeInterval: 300, file: nil))
+        let small = fanout.encoder(for: .video(codec: .vp8, size: Resolution(width: 160, height: 90), fps: 30, bitrate: 150_000, keyframeInterval: 300, file: nil))
         var first: [(timestamp: UInt32, capture: Instant)] = []
         let owner = NSObject()
         small.subscribe(owner) { first.append(($0.frame.rtpTimestamp, $0.frame.captureTime)) }
@@ -60,7 +60,7 @@ final class SharedEncoderTests: XCTestCase {
         small.unsubscribe(owner)
         fanout.release(small.track)
         XCTAssertTrue(small.isUnused)
-        let large = fanout.encoder(for: .video(codec: .vp8, width: 320, height: 180, fps: 30, bitrate: 300_000, keyframeInterval: 300, file: nil))
+        let large = fanout.encoder(for: .video(codec: .vp8, size: Resolution(width: 320, height: 180), fps: 30, bitrate: 300_000, keyframeInterval: 300, file: nil))
         var second: [(timestamp: UInt32, capture: Instant)] = []
         large.subscribe(owner) { second.append(($0.frame.rtpTimestamp, $0.frame.captureTime)) }
         _ = loop.run(until: { second.count >= 5 }, timeout: .seconds(5))

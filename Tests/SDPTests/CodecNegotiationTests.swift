@@ -73,10 +73,10 @@ final class CodecNegotiationTests: XCTestCase {
     }
 
     func testLevelAsymmetryRFC6184Section822() {
-        func offered(_ id: String, asymmetry: Bool) -> Codec {
+        func offered(_ id: String, asymmetry: Bool) -> PayloadFormat {
             var parameters = [SDPParameter("packetization-mode", "1"), SDPParameter("profile-level-id", id)]
             if asymmetry { parameters.insert(SDPParameter("level-asymmetry-allowed", "1"), at: 0) }
-            return Codec(payloadType: 102, name: "H264", clockRate: 90_000, parameters: parameters)
+            return PayloadFormat(payloadType: 102, name: "H264", clockRate: 90_000, parameters: parameters)
         }
         let local4 = CodecCapability.h264(profileLevelID: H264ProfileLevelID(profile: .constrainedBaseline, level: .level4))
         // Both allow asymmetry: the answer states the level the answerer receives (4.0).
@@ -93,7 +93,7 @@ final class CodecNegotiationTests: XCTestCase {
     }
 
     func testH264WithoutProfileLevelIDIsBaselineLevel1() {
-        let codec = Codec(payloadType: 97, name: "h264", clockRate: 90_000)
+        let codec = PayloadFormat(payloadType: 97, name: "h264", clockRate: 90_000)
         XCTAssertEqual(codec.profileLevelID, H264ProfileLevelID(profile: .baseline, level: .level1))
         XCTAssertEqual(codec.packetizationMode, 0)
         XCTAssertFalse(CodecNegotiation.matches(codec, .h264()))

@@ -1,3 +1,4 @@
+import RTCBase
 import Scenario
 import XCTest
 

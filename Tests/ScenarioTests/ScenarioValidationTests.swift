@@ -1,3 +1,4 @@
+import RTCBase
 import Foundation
 import Scenario
 import XCTest

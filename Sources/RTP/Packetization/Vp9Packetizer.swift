@@ -10,7 +10,7 @@ public struct Vp9Packetizer: RtpPacketizer, Sendable {
     /// TL0PICIDX of the next frame (every frame is in temporal layer 0).
     public var tl0PicIndex: UInt8
     /// The frame size announced in the scalability structure of keyframes.
-    public var resolution: Vp9ScalabilityStructure.Resolution
+    public var resolution: Vp9ScalabilityStructure.LayerSize
 
     public init(width: UInt16, height: UInt16, initialPictureId: UInt16 = 0) {
         pictureId = initialPictureId & 0x7fff

@@ -6,8 +6,8 @@ import RTCBase
 ///     N_S(3) Y G RSV(3) | WIDTH(16) HEIGHT(16) x (N_S + 1) (if Y)
 ///     N_G (if G) | TID(3) U R(2) RSV(2) then R x P_DIFF(8), N_G times
 public struct Vp9ScalabilityStructure: Equatable, Sendable {
-    /// One spatial layer's frame size.
-    public struct Resolution: Equatable, Sendable {
+    /// One spatial layer's frame size, as the 16-bit fields carry it.
+    public struct LayerSize: Equatable, Sendable {
         public var width: UInt16
         public var height: UInt16
         public init(width: UInt16, height: UInt16) {
@@ -30,11 +30,11 @@ public struct Vp9ScalabilityStructure: Equatable, Sendable {
 
     public var spatialLayers: Int
     /// Empty when Y=0.
-    public var resolutions: [Resolution]
+    public var resolutions: [LayerSize]
     /// Nil when G=0.
     public var pictureGroup: [Picture]?
 
-    public init(spatialLayers: Int = 1, resolutions: [Resolution], pictureGroup: [Picture]?) {
+    public init(spatialLayers: Int = 1, resolutions: [LayerSize], pictureGroup: [Picture]?) {
         self.spatialLayers = spatialLayers
         self.resolutions = resolutions
         self.pictureGroup = pictureGroup
@@ -47,7 +47,7 @@ public struct Vp9ScalabilityStructure: Equatable, Sendable {
         if first & 0x10 != 0 {
             for _ in 0..<spatialLayers {
                 resolutions.append(
-                    Resolution(width: try reader.readU16("VP9 SS width"), height: try reader.readU16("VP9 SS height")))
+                    LayerSize(width: try reader.readU16("VP9 SS width"), height: try reader.readU16("VP9 SS height")))
             }
         }
         pictureGroup = nil

@@ -1,3 +1,4 @@
+import RTP
 import Media
 import RTCBase
 import Scenario
@@ -12,7 +13,7 @@ extension JanusPlugin {
     /// - players subscribe to the feed their stream's name gives in `room_id`.
     ///
     /// `video` is the codec the peer sends (nil without video); `display` names a publisher.
-    static func forPeer(target: Target, role: PeerGroup.Role, stream: String, display: String, video: MediaCodec?,
+    static func forPeer(target: Target, role: PeerGroup.Role, stream: String, display: String, video: Codec?,
                         groupIndex: Int) throws(TargetError) -> JanusPlugin {
         let codec = video.map(janusName)
         let room = target.janus?.roomId.map { Int64(bitPattern: $0) }
@@ -36,5 +37,5 @@ extension JanusPlugin {
 
     /// Janus's name for a video codec (`videocodec` in the EchoTest body and in VideoRoom
     /// rooms, janus.plugin.videoroom.jcfg): vp8, vp9, h264.
-    static func janusName(_ codec: MediaCodec) -> String { codec.rawValue.lowercased() }
+    static func janusName(_ codec: Codec) -> String { codec.rawValue.lowercased() }
 }

@@ -1,3 +1,4 @@
+import RTP
 import EventLoop
 import ICE
 import Impairment
@@ -79,7 +80,7 @@ final class MediaCall {
         if media.audio != nil {
             transceivers.append(PeerTransceiver(mid: "0", kind: .audio, direction: media.direction, codecs: [.opus()]))
         }
-        if case .video(let codec, _, _, _, _, _, _) = media.video {
+        if case .video(let codec, _, _, _, _, _) = media.video {
             var capability: CodecCapability = switch codec {
             case .h264: .h264()
             case .h265: .h265()
@@ -141,8 +142,8 @@ final class MediaCall {
 
     private func observer(for frame: ReceivedFrame) -> ReceivedStreamObserver {
         if let existing = observers[frame.mid] { return existing }
-        var published: String?
-        if media.expectsOwnVideoSize, case .video(_, let width, let height, _, _, _, _) = media.video { published = "\(width)x\(height)" }
+        var published: Resolution?
+        if media.expectsOwnVideoSize, case .video(_, let size, _, _, _, _) = media.video { published = size }
         let observer = ReceivedStreamObserver(codec: frame.codec, publishedResolution: frame.codec.isVideo ? published : nil,
                                               frameRate: frameRate(of: frame.codec),
                                               decode: media.decode, stalls: loop.stalls,
@@ -153,8 +154,8 @@ final class MediaCall {
 
     /// Frames a second of what is received in `codec`: the video rate this call sends (the
     /// scenario's), and 50 for Opus (20 ms packets).
-    private func frameRate(of codec: PeerCodec) -> Double {
-        if codec.isVideo, case .video(_, _, _, let fps, _, _, _) = media.video { return Double(fps) }
+    private func frameRate(of codec: Codec) -> Double {
+        if codec.isVideo, case .video(_, _, let fps, _, _, _) = media.video { return Double(fps) }
         return codec.isVideo ? 30 : 50
     }
 

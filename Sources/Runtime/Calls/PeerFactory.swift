@@ -152,7 +152,7 @@ struct PeerFactory {
         guard let wholePlan else { return [] }
         return wholePlan.videoSizeChanges(receivedBy: peer, in: scenario).compactMap { planned in
             planned.action.resolution.map {
-                .init(at: recorder.runStart + .milliseconds(planned.atMs), size: $0.description, entry: planned.entry)
+                .init(at: recorder.runStart + .milliseconds(planned.atMs), size: $0, entry: planned.entry)
             }
         }
     }

@@ -1,3 +1,4 @@
+import RTP
 import EventLoop
 import Media
 import PeerCore
@@ -11,15 +12,15 @@ final class ReceivedStreamObserver {
     /// A size the received video is to change to (its sender's `video.resolution` action).
     struct SizeChange: Sendable, Equatable {
         var at: Instant
-        var size: String
+        var size: Resolution
         /// The action's index in the scenario's timeline.
         var entry: Int
     }
 
-    let codec: PeerCodec
+    let codec: Codec
     /// The size resolution survival is judged against: the published one when rtcswarm
     /// knows it, else the first keyframe's (a stream somebody else published).
-    private(set) var expectedResolution: String?
+    private(set) var expectedResolution: Resolution?
     private(set) var frames = 0
     private var firstArrival: Instant?
     /// When the last frame of the stream arrived.
@@ -40,8 +41,8 @@ final class ReceivedStreamObserver {
     /// harness's (counted in `harnessFreezeCount`, not in the freezes or their time).
     private let stalls: LoopStalls?
     private var harnessFreezeCount = 0
-    private var currentResolution: String?
-    private(set) var resolutions: [String: Int] = [:]
+    private var currentResolution: Resolution?
+    private(set) var resolutions: [Resolution: Int] = [:]
     /// Frames of known size that had the size expected when they arrived.
     private var framesAtExpectedSize = 0
     /// The sender's size changes in time order, and when each was first seen.
@@ -53,7 +54,7 @@ final class ReceivedStreamObserver {
     /// Set for the sampled streams that are fully decoded.
     private let decoder: SampledDecoder?
 
-    init(codec: PeerCodec, publishedResolution: String?, frameRate: Double, decode: Bool = false, stalls: LoopStalls? = nil,
+    init(codec: Codec, publishedResolution: Resolution?, frameRate: Double, decode: Bool = false, stalls: LoopStalls? = nil,
          sizeChanges: [SizeChange] = []) {
         self.codec = codec
         self.sizeChanges = sizeChanges.sorted { $0.at < $1.at }
@@ -62,7 +63,7 @@ final class ReceivedStreamObserver {
         self.stalls = stalls
         let interval = Duration.nanoseconds(Int64(1e9 / max(frameRate, 1)))
         freezeLimit = max(interval * 3, interval + Self.freezeMargin)
-        decoder = decode && codec.isVideo ? MediaCodec(rawValue: codec.rawValue).map(SampledDecoder.init) : nil
+        decoder = decode && codec.isVideo ? SampledDecoder(codec: codec) : nil
     }
 
     /// `captureTime` is the sender's, when it is known (same worker).
@@ -86,9 +87,9 @@ final class ReceivedStreamObserver {
         lastTimestamp = frame.rtpTimestamp
         guard codec.isVideo else { return }
         decoder?.decode(frame)
-        if frame.isKeyframe, let mediaCodec = MediaCodec(rawValue: codec.rawValue),
-           let size = (try? BitstreamInspector.inspect(frame.data, codec: mediaCodec))?.resolution {
-            currentResolution = "\(size.width)x\(size.height)"
+        if frame.isKeyframe,
+           let size = (try? BitstreamInspector.inspect(frame.data, codec: codec))?.resolution {
+            currentResolution = size
             expectedResolution = expectedResolution ?? currentResolution
         }
         guard let currentResolution else { return }
@@ -99,7 +100,7 @@ final class ReceivedStreamObserver {
     /// Whether a frame of `size` arriving at `arrival` has the size expected then: the
     /// latest change's, or until that size first arrives the one before it (the sender
     /// switches on its next keyframe, and frames in flight keep the old size).
-    private func atExpectedSize(_ size: String, arrival: Instant) -> Bool {
+    private func atExpectedSize(_ size: Resolution, arrival: Instant) -> Bool {
         guard let index = sizeChanges.lastIndex(where: { $0.at <= arrival }) else { return size == expectedResolution }
         if size == sizeChanges[index].size {
             if changeSeen[index] == nil { changeSeen[index] = arrival }
@@ -113,7 +114,7 @@ final class ReceivedStreamObserver {
     var switches: [ResolutionSwitch]? {
         guard !sizeChanges.isEmpty else { return nil }
         return sizeChanges.enumerated().map { index, change in
-            ResolutionSwitch(entry: change.entry, to: change.size, switchMs: changeSeen[index].map { $0.milliseconds(since: change.at) })
+            ResolutionSwitch(entry: change.entry, to: change.size.description, switchMs: changeSeen[index].map { $0.milliseconds(since: change.at) })
         }
     }
 
@@ -140,7 +141,7 @@ final class ReceivedStreamObserver {
             fps: seconds > 0 ? Double(frames - 1) / seconds : 0, freezeCount: freezes.count,
             freezeMs: freezes.ms, harnessFreezeCount: freezes.harness,
             resolutionSurvival: resolutionSurvival,
-            resolutions: resolutions, latencyMs: latencySamples > 0 ? latencyTotal / Double(latencySamples) : nil,
+            resolutions: Dictionary(uniqueKeysWithValues: resolutions.map { ($0.key.description, $0.value) }), latencyMs: latencySamples > 0 ? latencyTotal / Double(latencySamples) : nil,
             psnrDb: decoded?.psnrMean, framesDecoded: decoded?.decoded, frameCodesRead: decoded?.codesRead,
             nacks: statistics.nacksSent, jitterMaxMs: statistics.jitterMaxMs, lossEpisodes: statistics.burstEpisodes, packetsNacked: statistics.packetsNacked, packetsRecovered: Int(statistics.packetsRecovered), plis: statistics.plisSent + statistics.firsSent, ssrc: statistics.ssrc,
             framesDroppedLate: rtp.framesDroppedLate, framesIncomplete: max(0, lost - rtp.framesDroppedLate))
@@ -161,7 +162,8 @@ final class ReceivedStreamObserver {
     /// expected size: such a stream must not pass.
     var neverAtExpectedSize: String? {
         guard resolutionSurvival == 0 else { return nil }
-        return "video arrived only at \(resolutions.keys.sorted().joined(separator: ", ")), never at the expected \(expectedResolution ?? "?")"
+        let seen = resolutions.keys.map(\.description).sorted().joined(separator: ", ")
+        return "video arrived only at \(seen), never at the expected \(expectedResolution.map(\.description) ?? "?")"
     }
 
     /// Frames the timestamps say were sent between the first and the last received.

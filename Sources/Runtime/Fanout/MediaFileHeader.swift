@@ -1,3 +1,4 @@
+import RTP
 import Foundation
 import Media
 import RTCBase
@@ -5,12 +6,12 @@ import RTCBase
 /// What a user's media file says about itself before a run starts: the codec it is sent
 /// as and the picture size players should receive (resolution survival compares with it).
 struct MediaFileHeader {
-    let codec: MediaCodec
+    let codec: Codec
     let width: Int
     let height: Int
 
     /// `.y4m` is encoded with `encodeWith`; `.ivf` (VP8/VP9) and Annex-B `.h264` are sent as they are.
-    init(path: String, encodeWith: MediaCodec) throws {
+    init(path: String, encodeWith: Codec) throws {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
         case "y4m":

@@ -1,3 +1,4 @@
+import RTP
 import Dispatch
 import Media
 import PeerCore
@@ -31,13 +32,13 @@ final class SampledDecoder: Sendable {
     }
 
     static let backlogLimit = 90
-    private let codec: MediaCodec
+    private let codec: Codec
     private let queue = DispatchQueue(label: "rtcswarm-sampled-decoder")
     private let backlog = Atomic<Int>(0)
     /// The decoder, the reference source and the figures; used on `queue`, read at the end.
     private let state = Mutex<(decoder: (any VideoDecoder)?, source: VideoSource, results: Results)>((nil, VideoSource(), Results()))
 
-    init(codec: MediaCodec) { self.codec = codec }
+    init(codec: Codec) { self.codec = codec }
 
     /// Queues `frame` for decoding and returns at once.
     func decode(_ frame: ReceivedFrame) {

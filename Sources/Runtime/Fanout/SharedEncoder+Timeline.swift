@@ -4,11 +4,11 @@ extension SharedEncoder.Track {
     /// The track a timeline action asks for instead of this one (new size, rate or bitrate);
     /// nil for audio, which no action changes.
     func applying(_ action: TimelineAction) -> SharedEncoder.Track? {
-        guard case .video(let codec, var width, var height, var fps, var bitrate, let keyframeInterval, let file) = self else { return nil }
+        guard case .video(let codec, var size, var fps, var bitrate, let keyframeInterval, let file) = self else { return nil }
         switch action.action {
         case .videoResolution:
-            guard let size = action.resolution else { return nil }
-            (width, height) = (size.width, size.height)
+            guard let resolution = action.resolution else { return nil }
+            size = resolution
         case .videoFps:
             guard let rate = action.fps else { return nil }
             fps = rate
@@ -16,6 +16,6 @@ extension SharedEncoder.Track {
             guard let kbps = action.bitrateKbps else { return nil }
             bitrate = kbps * 1000
         }
-        return .video(codec: codec, width: width, height: height, fps: fps, bitrate: bitrate, keyframeInterval: keyframeInterval, file: file)
+        return .video(codec: codec, size: size, fps: fps, bitrate: bitrate, keyframeInterval: keyframeInterval, file: file)
     }
 }

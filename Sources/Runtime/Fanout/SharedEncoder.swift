@@ -1,3 +1,4 @@
+import RTP
 import EventLoop
 import Foundation
 import Media
@@ -17,7 +18,7 @@ public final class SharedEncoder: @unchecked Sendable {
     public enum Track: Hashable, Sendable {
         /// Generated frames encoded with `codec`, or with `file` a user's content: a .y4m
         /// encoded like the pattern, or an .ivf / Annex-B .h264 file sent as it is, looped.
-        case video(codec: MediaCodec, width: Int, height: Int, fps: Int, bitrate: Int, keyframeInterval: Int, file: String?)
+        case video(codec: Codec, size: Resolution, fps: Int, bitrate: Int, keyframeInterval: Int, file: String?)
         case audio(channels: Int, bitrate: Int)
     }
 
@@ -104,10 +105,10 @@ public final class SharedEncoder: @unchecked Sendable {
     private func encodeLoop() {
         do {
             switch track {
-            case .video(let codec, _, _, let fps, let bitrate, let keyframeInterval, let file?):
+            case .video(let codec, _, let fps, let bitrate, let keyframeInterval, let file?):
                 try sendFile(file, codec: codec, fps: fps, bitrate: bitrate, keyframeInterval: keyframeInterval)
-            case .video(let codec, let width, let height, let fps, let bitrate, let keyframeInterval, nil):
-                try encodeVideo(codec: codec, width: width, height: height, fps: fps, bitrate: bitrate, keyframeInterval: keyframeInterval)
+            case .video(let codec, let size, let fps, let bitrate, let keyframeInterval, nil):
+                try encodeVideo(codec: codec, size: size, fps: fps, bitrate: bitrate, keyframeInterval: keyframeInterval)
             case .audio(let channels, let bitrate):
                 try encodeAudio(channels: channels, bitrate: bitrate)
             }
@@ -116,16 +117,15 @@ public final class SharedEncoder: @unchecked Sendable {
         }
     }
 
-    private func encodeVideo(codec: MediaCodec, width: Int, height: Int, fps: Int, bitrate: Int, keyframeInterval: Int) throws {
+    private func encodeVideo(codec: Codec, size: Resolution, fps: Int, bitrate: Int, keyframeInterval: Int) throws {
         let encoder = try VideoEncoderConfig(codec: codec, bitrate: bitrate, frameRate: Double(fps), keyframeInterval: keyframeInterval).makeEncoder()
         var source = VideoSource()
-        let peerCodec = PeerCodec(rawValue: codec.rawValue) ?? .vp8
         var lastForced: Instant?
         try paced(interval: .nanoseconds(1_000_000_000 / Int64(max(1, fps)))) { index, captureTime in
             if keyframeDue(now: captureTime, lastForced: &lastForced) { encoder.requestKeyframe() }
-            let frame = source.frame(index: index, width: width, height: height, captureTime: captureTime)
+            let frame = source.frame(index: index, width: size.width, height: size.height, captureTime: captureTime)
             guard let encoded = try encoder.encode(frame) else { return nil }
-            return EncodedMediaFrame(codec: peerCodec, bytes: encoded.bytes, isKeyframe: encoded.isKeyframe,
+            return EncodedMediaFrame(codec: codec, bytes: encoded.bytes, isKeyframe: encoded.isKeyframe,
                                      rtpTimestamp: encoded.rtpTimestamp, captureTime: captureTime,
                                      width: encoded.width, height: encoded.height)
         }
@@ -134,11 +134,10 @@ public final class SharedEncoder: @unchecked Sendable {
     /// A user's file as the source: .y4m frames go through the encoder like the pattern
     /// (looped); .ivf and .h264 frames are sent as they are, looped, their RTP timestamps
     /// continuing across the loop. Keyframe requests reach only the .y4m encoder.
-    private func sendFile(_ path: String, codec: MediaCodec, fps: Int, bitrate: Int, keyframeInterval: Int) throws {
+    private func sendFile(_ path: String, codec: Codec, fps: Int, bitrate: Int, keyframeInterval: Int) throws {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let interval = Duration.nanoseconds(1_000_000_000 / Int64(max(1, fps)))
         let ticks = UInt32(90_000 / max(1, fps))
-        let peerCodec = PeerCodec(rawValue: codec.rawValue) ?? .vp8
         if path.hasSuffix(".y4m") {
             let reader = try Y4mReader(bytes: bytes)
             let encoder = try VideoEncoderConfig(codec: codec, bitrate: bitrate, frameRate: Double(fps), keyframeInterval: keyframeInterval).makeEncoder()
@@ -147,7 +146,7 @@ public final class SharedEncoder: @unchecked Sendable {
                 if keyframeDue(now: captureTime, lastForced: &lastForced) { encoder.requestKeyframe() }
                 let frame = VideoFrame(image: reader.image(at: index % reader.frameCount), index: index, captureTime: captureTime)
                 guard let encoded = try encoder.encode(frame) else { return nil }
-                return EncodedMediaFrame(codec: peerCodec, bytes: encoded.bytes, isKeyframe: encoded.isKeyframe,
+                return EncodedMediaFrame(codec: codec, bytes: encoded.bytes, isKeyframe: encoded.isKeyframe,
                                          rtpTimestamp: encoded.rtpTimestamp, captureTime: captureTime,
                                          width: encoded.width, height: encoded.height)
             }
@@ -162,7 +161,7 @@ public final class SharedEncoder: @unchecked Sendable {
         try paced(interval: interval) { index, captureTime in
             let bytes = frames[index % frames.count]
             let keyframe = (try? BitstreamInspector.inspect(bytes, codec: codec))?.isKeyframe ?? (index % frames.count == 0)
-            return EncodedMediaFrame(codec: peerCodec, bytes: bytes, isKeyframe: keyframe, rtpTimestamp: UInt32(truncatingIfNeeded: index) &* ticks,
+            return EncodedMediaFrame(codec: codec, bytes: bytes, isKeyframe: keyframe, rtpTimestamp: UInt32(truncatingIfNeeded: index) &* ticks,
                                      captureTime: captureTime)
         }
     }

@@ -30,8 +30,8 @@ final class ChromiumPartner {
     static func pageURL(port: UInt16, rooms: [String], group: PeerGroup, scenario: Scenario, groupIndex: Int) throws(TargetError) -> String {
         var query = ["rooms=\(rooms.joined(separator: ","))",
                      "other_joined=\(scenario.target.otherJoinedEvent)"]
-        if case .video(_, let width, let height, let fps, _, _, _) = try WorkerRun.videoTrack(group, target: scenario.target, groupIndex: groupIndex) {
-            query += ["width=\(width)", "height=\(height)", "fps=\(fps)"]
+        if case .video(_, let size, let fps, _, _, _) = try WorkerRun.videoTrack(group, target: scenario.target, groupIndex: groupIndex) {
+            query += ["width=\(size.width)", "height=\(size.height)", "fps=\(fps)"]
         } else {
             query.append("video=0")
         }

@@ -1,3 +1,4 @@
+import RTP
 import EventLoop
 import Media
 import Metrics
@@ -72,7 +73,7 @@ public final class WorkerRun {
                                                                                          seed: seed)), tls: tls)
             }
         }
-        let video: MediaCodec? = if case .video(let codec, _, _, _, _, _, _)? = settings.media.video { codec } else { nil }
+        let video: Codec? = if case .video(let codec, _, _, _, _, _)? = settings.media.video { codec } else { nil }
         switch target.kind {
         case .srs:
             let (app, eip) = (target.srsApp, target.srsEip)
@@ -147,23 +148,23 @@ public final class WorkerRun {
     /// and size its header says.
     static func videoTrack(_ group: PeerGroup, target: Target, groupIndex: Int) throws(TargetError) -> SharedEncoder.Track? {
         guard let video = group.video(on: target) else { return nil }
-        var codec: MediaCodec = switch video.codec {
+        var codec: Codec = switch video.codec {
         case .vp8: .vp8
         case .vp9: .vp9
         case .h264: .h264
         case .h265: .h265
         case .av1: .av1
         }
-        var (width, height) = (video.resolution.width, video.resolution.height)
+        var size = video.resolution
         if let file = video.file {
             do {
                 let header = try MediaFileHeader(path: file, encodeWith: codec)
-                (codec, width, height) = (header.codec, header.width, header.height)
+                (codec, size) = (header.codec, Resolution(width: header.width, height: header.height))
             } catch {
                 throw TargetError("groups[\(groupIndex)].media.video.file: \(file): \(FileProblem.describe(error))")
             }
         }
-        return .video(codec: codec, width: width, height: height, fps: video.fps, bitrate: video.bitrateKbps * 1000,
+        return .video(codec: codec, size: size, fps: video.fps, bitrate: video.bitrateKbps * 1000,
                       keyframeInterval: video.keyframeIntervalFrames, file: video.file)
     }
 

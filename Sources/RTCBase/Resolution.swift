@@ -1,6 +1,6 @@
-/// A picture size in luma samples, as published, inspected in a bitstream or decoded.
-///
-/// Resolution survival (shared/METRICS.md) compares these three for every frame.
+/// A picture size in luma samples: as a scenario asks for it, as an encoder makes it, as a
+/// receiver reads it from the bitstream. Written `WIDTHxHEIGHT` (`1280x720`) only where it
+/// meets a file or a person: scenario files, reports.
 public struct Resolution: Hashable, Sendable, CustomStringConvertible {
     public var width: Int
     public var height: Int
@@ -8,6 +8,13 @@ public struct Resolution: Hashable, Sendable, CustomStringConvertible {
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
+    }
+
+    /// Parses `1280x720`; nil for anything else.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
+        self.init(width: width, height: height)
     }
 
     /// Width times height.

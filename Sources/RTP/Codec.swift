@@ -1,13 +1,8 @@
-import RTP
-import SDP
-
-/// The RTP payload formats a `Peer` packetizes and depacketizes: VP8 (RFC 7741), VP9
-/// (RFC 9628), H.264 packetization-mode 1 (RFC 6184), H.265 (RFC 7798), AV1 (the AOMedia
-/// RTP payload format v1.0) and Opus (RFC 7587).
-///
-/// PeerCore keeps its own codec name so it does not depend on `Media` (and so on
-/// libvpx, OpenH264 and libopus); the raw values equal `Media.MediaCodec`'s.
-public enum PeerCodec: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+/// The codecs rtcswarm sends and receives, one name from the encoder to the report: the RTP
+/// payload formats VP8 (RFC 7741), VP9 (RFC 9628), H.264 packetization-mode 1 (RFC 6184),
+/// H.265 (RFC 7798), AV1 (the AOMedia RTP payload format v1.0) and Opus (RFC 7587). The raw
+/// value is the SDP encoding name.
+public enum Codec: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     case vp8 = "VP8"
     case vp9 = "VP9"
     case h264 = "H264"

@@ -1,6 +1,6 @@
 /// One payload format of a media section: its `a=rtpmap`, `a=fmtp` and `a=rtcp-fb`
 /// lines together (RFC 8866 6.6, 6.15; RFC 4585 4.2).
-public struct Codec: Sendable, Hashable {
+public struct PayloadFormat: Sendable, Hashable {
     public var payloadType: UInt8
     /// Encoding name as written (`opus`, `VP8`, `H264`, `rtx`); compare case-insensitively.
     public var name: String
@@ -53,7 +53,7 @@ public struct Codec: Sendable, Hashable {
 extension MediaDescription {
     /// The section's codecs in `m=` line order; formats without an `a=rtpmap` are left out.
     /// Wildcard `a=rtcp-fb:*` lines apply to every codec.
-    public var codecs: [Codec] {
+    public var codecs: [PayloadFormat] {
         var maps: [UInt8: RTPMap] = [:]
         var parameters: [UInt8: [SDPParameter]] = [:]
         var feedback: [UInt8?: [FeedbackMechanism]] = [:]
@@ -67,17 +67,17 @@ extension MediaDescription {
         }
         return formats.compactMap { format in
             guard let pt = UInt8(format), let map = maps[pt] else { return nil }
-            return Codec(
+            return PayloadFormat(
                 payloadType: pt, name: map.name, clockRate: map.clockRate, channels: map.channels,
                 parameters: parameters[pt] ?? [], feedback: (feedback[nil] ?? []) + (feedback[pt] ?? []))
         }
     }
 
     /// The codec with payload type `pt`.
-    public func codec(_ pt: UInt8) -> Codec? { codecs.first { $0.payloadType == pt } }
+    public func codec(_ pt: UInt8) -> PayloadFormat? { codecs.first { $0.payloadType == pt } }
 
     /// Adds `codec` to the `m=` line's formats and its lines at the end of the section.
-    public mutating func appendCodec(_ codec: Codec) {
+    public mutating func appendCodec(_ codec: PayloadFormat) {
         formats.append(String(codec.payloadType))
         for attribute in codec.attributes { append(attribute) }
     }
