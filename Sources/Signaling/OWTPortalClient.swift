@@ -89,7 +89,7 @@ public struct OWTPortalClient: StreamMachine {
     public internal(set) var reconnectionTicket: String?
     var stage: Stage
     private var rest: (id: StreamID, connection: HTTPClientConnection, request: HTTPRequest)?
-    var portal: (id: StreamID, socket: SocketIOWebSocketClient)?
+    var portal: (id: StreamID, socket: WebSocketClient)?
     /// By ack id; a request's clock starts when its connection is up (nil until then).
     var pending: [Int: (request: Pending, sentAt: Instant?)] = [:]
     /// Requests made before `login` was answered, sent once it is.
@@ -218,7 +218,7 @@ public struct OWTPortalClient: StreamMachine {
         }
         let id = takeStreamID()
         let session = SocketIOClientSession(engineIO: configuration.engineIO)
-        portal = (id, SocketIOWebSocketClient(server: server, session: session, seed: configuration.seed &+ UInt64(id)))
+        portal = (id, WebSocketClient.socketIO(server: server, session: session, seed: configuration.seed &+ UInt64(id)))
         outputs.append(.connect(id, StreamDestination(host: server.host, port: server.port, secure: server.scheme.isSecure)))
         if stage == .relogging, let reconnectionTicket {
             send("relogin", [.string(reconnectionTicket)], as: .relogin, now: now, whenJoined: false)
@@ -261,7 +261,7 @@ public struct OWTPortalClient: StreamMachine {
     private mutating func processPortal(now: Instant) {
         while let event = portal?.socket.pollEvent() {
             switch event {
-            case .connected:
+            case .opened, .text:
                 break
             case .ack(let message):
                 receiveAck(message, now: now)

@@ -26,12 +26,6 @@ public struct RoomClient: ConnectionMachine, Sendable {
         case closed(reason: String)
     }
 
-    private enum Phase: Sendable {
-        case handshake(WebSocketClientHandshake)
-        case open(WebSocketConnection)
-        case closed
-    }
-
     public let transport: Transport
     public let names: RoomEventNames
     /// The server's address (TLS for `https`/`wss` room URLs).
@@ -41,31 +35,24 @@ public struct RoomClient: ConnectionMachine, Sendable {
     public private(set) var rooms: [String: RoomState] = [:]
     public private(set) var memberID: String?
     public private(set) var isReady = false
-    private var phase: Phase
-    private var session: SocketIOClientSession?
+    private var socket: WebSocketClient
     private var pending: [RoomMessage] = []
     private var events = FIFO<Event>()
-    private var output: [UInt8] = []
-    private let maskSeed: UInt64
 
     /// `endpoint` is the server (`http://127.0.0.1:3000`); the path is the protocol's.
     public init(endpoint: Endpoint, transport: Transport, names: RoomEventNames = RoomEventNames(), seed: UInt64) {
         self.transport = transport
         self.names = names
         destination = endpoint.streamDestination
-        var generator = SeededGenerator(seed: seed)
-        maskSeed = generator.next()
-        var target = endpoint
-        target.scheme = endpoint.scheme.isSecure ? .wss : .ws
         switch transport {
         case .socketIO:
-            target.path = "/socket.io/"
-            target.query = "EIO=4&transport=websocket"
-            session = SocketIOClientSession()
+            socket = .socketIO(server: endpoint, session: SocketIOClientSession(), seed: seed)
         case .webSocket:
+            var target = endpoint
+            target.scheme = endpoint.scheme.isSecure ? .wss : .ws
             if target.path == "/" { target.path = "/ws" }
+            socket = WebSocketClient(endpoint: target, session: nil, seed: seed)
         }
-        phase = .handshake(WebSocketClientHandshake(endpoint: target, generator: &generator))
     }
 
     /// Sends a message now, or as soon as the connection is ready.
@@ -74,135 +61,70 @@ public struct RoomClient: ConnectionMachine, Sendable {
             pending.append(message)
             return
         }
-        guard case .open(var socket) = phase else { return }
-        if session != nil {
-            session?.emit(message.eventName(names), message.socketIOArguments)
-            flushSession(&socket, now: now)
-        } else {
-            socket.send(text: message.plainJSON(names).serialized)
+        switch transport {
+        case .socketIO: socket.emit(message.eventName(names), message.socketIOArguments, now: now)
+        case .webSocket: socket.send(text: message.plainJSON(names).serialized)
         }
-        phase = .open(socket)
-        drainSocket()
     }
 
     public mutating func handle(_ bytes: [UInt8], now: Instant) {
-        switch phase {
-        case .handshake(var handshake):
-            guard let outcome = handshake.handle(bytes) else {
-                phase = .handshake(handshake)
-                return
-            }
-            switch outcome {
-            case .accepted(_, let remaining):
-                phase = .open(WebSocketConnection(role: .client, maskSeed: maskSeed))
-                if transport == .webSocket { becomeReady(memberID: nil, now: now) }
-                if !remaining.isEmpty { handle(remaining, now: now) }
-            case .rejected(let error):
-                finish("WebSocket upgrade refused: \(error)")
-            }
-        case .open(var socket):
-            socket.handle(bytes, now: now)
-            phase = .open(socket)
-            processSocket(now: now)
-        case .closed:
-            return
-        }
+        socket.handle(bytes, now: now)
+        process(now: now)
     }
 
     /// The server closed the TCP connection.
     public mutating func handleEOF(now: Instant) {
-        switch phase {
-        case .handshake(var handshake):
-            if case .rejected(let error) = handshake.handleEOF() { finish("\(error)") }
-        case .open(var socket):
-            socket.handleEOF()
-            phase = .open(socket)
-            processSocket(now: now)
-            finish("connection closed by the server")
-        case .closed:
-            return
-        }
-        finish("signaling connection closed")
+        socket.handleEOF(now: now)
+        process(now: now)
+        socket.connectionFailed("signaling connection closed")
+        process(now: now)
     }
 
     /// The connection could not be made, or broke.
-    public mutating func connectionFailed(_ reason: String, now: Instant) { finish(reason) }
-
-    public func pollTimeout() -> Instant? {
-        guard case .open(let socket) = phase else { return nil }
-        return [socket.pollTimeout(), session?.pollTimeout()].compactMap { $0 }.min()
+    public mutating func connectionFailed(_ reason: String, now: Instant) {
+        socket.connectionFailed(reason)
+        process(now: now)
     }
+
+    public func pollTimeout() -> Instant? { socket.pollTimeout() }
 
     public mutating func handleTimeout(now: Instant) {
-        guard case .open(var socket) = phase else { return }
         socket.handleTimeout(now: now)
-        session?.handleTimeout(now: now)
-        phase = .open(socket)
-        processSocket(now: now)
+        process(now: now)
     }
 
-    public mutating func pollTransmit() -> [UInt8]? {
-        if case .handshake(var handshake) = phase, let request = handshake.pollTransmit() {
-            phase = .handshake(handshake)
-            output.append(contentsOf: request)
-        }
-        guard !output.isEmpty else { return nil }
-        defer { output = [] }
-        return output
-    }
+    public mutating func pollTransmit() -> [UInt8]? { socket.pollTransmit() }
 
     public mutating func pollEvent() -> Event? { events.popFirst() }
 
     /// Closes the WebSocket politely (the host closes TCP once it has sent this).
     public mutating func close(now: Instant) {
         isClosed = true
-        guard case .open(var socket) = phase else { return finish("closed by us") }
-        socket.close(code: 1000, reason: "bye", now: now)
-        phase = .open(socket)
-        drainSocket()
+        socket.close(now: now)
+        process(now: now)
     }
 
     // MARK: Inside
 
-    private mutating func processSocket(now: Instant) {
-        guard case .open(var socket) = phase else { return }
+    private mutating func process(now: Instant) {
         while let event = socket.pollEvent() {
             switch event {
-            case .text(let text):
-                if session != nil {
-                    session?.handle(.text(text), now: now)
-                } else if let value = try? JSONValue(parsing: text), let message = RoomMessage(plainJSON: value, names: names) {
-                    receive(message)
-                }
-            case .binary(let bytes):
-                session?.handle(.binary(bytes), now: now)
-            case .pong:
-                break
-            case .closed(let code, let reason, let byPeer):
-                events.append(.closed(reason: "WebSocket closed \(byPeer ? "by the server" : "by us") with \(code)\(reason.isEmpty ? "" : " \(reason)")"))
-                phase = .closed
-            }
-        }
-        while let event = session?.pollEvent() {
-            switch event {
-            case .connected(let socketID):
+            case .opened(let socketID):
                 becomeReady(memberID: socketID, now: now)
+            case .text(let text):
+                if let value = try? JSONValue(parsing: text), let message = RoomMessage(plainJSON: value, names: names) { receive(message) }
             case .event(let message):
                 if let name = message.name, let roomMessage = RoomMessage(socketIOEvent: name, arguments: message.args, names: names) {
                     receive(roomMessage)
                 }
-            case .connectFailed(let body):
-                finish("Socket.IO namespace refused: \(body.serialized)")
-            case .disconnected(let reason):
-                finish("Socket.IO session ended: \(reason)")
-            case .opened, .ack:
+            case .ack:
                 break
+            case .closed(let reason):
+                isClosed = true
+                isReady = false
+                events.append(.closed(reason: reason))
             }
         }
-        if case .closed = phase { return drainSocket(socket) }
-        flushSession(&socket, now: now)
-        phase = .open(socket)
-        drainSocket()
     }
 
     private mutating func becomeReady(memberID: String?, now: Instant) {
@@ -232,28 +154,5 @@ public struct RoomClient: ConnectionMachine, Sendable {
             break
         }
         events.append(.message(message))
-    }
-
-    private mutating func flushSession(_ socket: inout WebSocketConnection, now: Instant) {
-        while let output = session?.pollOutput() { socket.perform(output, now: now) }
-    }
-
-    private mutating func drainSocket() {
-        guard case .open(var socket) = phase else { return }
-        while let bytes = socket.pollTransmit() { output.append(contentsOf: bytes) }
-        phase = .open(socket)
-    }
-
-    private mutating func drainSocket(_ socket: WebSocketConnection) {
-        var socket = socket
-        while let bytes = socket.pollTransmit() { output.append(contentsOf: bytes) }
-    }
-
-    private mutating func finish(_ reason: String) {
-        if case .closed = phase { return }
-        phase = .closed
-        isClosed = true
-        isReady = false
-        events.append(.closed(reason: reason))
     }
 }

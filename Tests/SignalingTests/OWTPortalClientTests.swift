@@ -188,7 +188,7 @@ final class OWTPortalClientTests: XCTestCase {
         _ = try portal.logIn(&client)
         client.handle(.closed(1), now: start + .seconds(2))
         XCTAssertEqual(OWTPortalPeer.events(&client),
-                       [.reconnecting(reason: "Socket.IO session ended: WebSocket closed by the server with 1006 connection ended without a Close frame")])
+                       [.reconnecting(reason: "WebSocket closed by the server with 1006 connection ended without a Close frame")])
         try portal.pump(&client, now: start + .seconds(2))
         XCTAssertEqual(client.pollTimeout(), start + .seconds(3))
         client.handleTimeout(now: start + .seconds(3))
