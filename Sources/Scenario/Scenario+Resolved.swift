@@ -65,6 +65,18 @@ extension PeerGroup {
     public var videoFps: Int { media?.video?.fps ?? VideoSettings.defaultFps }
 }
 
+extension ThresholdSpec {
+    /// Whether a failure stops the run (`abort_on_fail`, false by default).
+    public var abortsRun: Bool { abortOnFail ?? false }
+}
+
+extension ExecutionPlan.Peer {
+    /// The room a pair or member joins (`room` for the roles that have none).
+    public var roomName: String { room ?? "room" }
+    /// The stream a publisher publishes or a player plays (`livestream` by default).
+    public var streamName: String { stream ?? StreamSettings.defaultName }
+}
+
 extension ReconnectSettings {
     /// Seconds from a failure to the next try (1 s).
     public var delay: Double { delayS ?? Self.defaultDelayS }
@@ -84,6 +96,11 @@ extension Target {
     /// Members per room on the built-in server (2).
     public var roomCapacity: Int { room?.capacity ?? 2 }
     public var janusAdminSecret: String { janus?.adminSecret ?? JanusSettings.sampleAdminSecret }
+    /// Texts a second each OWT member sends (none by default).
+    public var owtTextRatePerS: Double { owt?.textRatePerS ?? 0 }
+    /// The URL peers connect to: the OWT portal's for owt, else `url` (validation requires
+    /// the one the kind needs).
+    public var serverURL: String { (kind == .owt ? owt?.portal : url) ?? "" }
 }
 
 extension ICEServer {

@@ -77,13 +77,13 @@ struct PeerFactory {
         case .member where scenario.target.kind == .owt:
             let configuration = try OWTCallSignaling.configuration(target: scenario.target, role: .member, portal: target.endpoint, user: id,
                                                                    seed: seed, groupIndex: peer.group)
-            let rate = scenario.target.owt?.textRatePerS ?? 0
+            let rate = scenario.target.owtTextRatePerS
             let settings = OWTMemberPeer.Settings(configuration: configuration, tls: tls, id: id, group: peer.group,
                                                   textInterval: rate > 0 ? .milliseconds(Int64((1000 / rate).rounded())) : nil)
             return OWTMemberPeer(loop: loop, settings: settings, recorder: recorder)
         case .member:
             let settings = RoomMemberPeer.Settings(
-                signaling: room, room: peer.room ?? "room", id: id, group: peer.group, seed: seed)
+                signaling: room, room: peer.roomName, id: id, group: peer.group, seed: seed)
             return RoomMemberPeer(loop: loop, settings: settings, recorder: recorder)
         case .pair:
             let settings = CallPeer.Settings(
@@ -109,7 +109,7 @@ struct PeerFactory {
                                        videoSizeChanges: videoSizeChanges(receivedBy: peer)),
                 impairment: (group.impairment?.send, group.impairment?.receive), ice: ice,
                 plannedStop: recorder.runStart + .milliseconds(peer.stopMs))
-            return try WorkerRun.serverPeer(for: scenario.target, role: group.role, stream: peer.stream ?? StreamSettings.defaultName,
+            return try WorkerRun.serverPeer(for: scenario.target, role: group.role, stream: peer.streamName,
                                             endpoint: target.endpoint, settings: settings, tls: tls, seed: seed, loop: loop,
                                             recorder: recorder, fanout: fanout, groupIndex: peer.group, owtFrom: group.stream?.from,
                                             peerIndex: peer.index)
@@ -142,7 +142,7 @@ struct PeerFactory {
                 return host
             }
         case .builtinRoom, .room, .srs, .whip, .whep, .janus, .owt:
-            let room = room, name = peer.room ?? "room"
+            let room = room, name = peer.roomName
             return { onEvent in room.call(loop: loop, room: name, seed: seed, onEvent: onEvent) }
         }
     }

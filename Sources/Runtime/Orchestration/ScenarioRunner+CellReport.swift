@@ -25,7 +25,7 @@ extension ScenarioRunner {
             guard let threshold = try? Threshold(parsing: judged.spec.expr) else { return nil }
             let verdict = threshold.evaluate(metrics)
             return ThresholdOutcome(expr: judged.spec.expr, passed: verdict.passed, measured: verdict.measured,
-                                    abortOnFail: judged.spec.abortOnFail ?? false, implied: judged.implied ? true : nil)
+                                    abortOnFail: judged.spec.abortsRun, implied: judged.implied ? true : nil)
         }
         let late = results.reduce(0) { $0 + $1.lateFrames }
         let due = results.reduce(0) { $0 + $1.framesDue }

@@ -19,7 +19,7 @@ extension ScenarioRunner {
     static func iceProfiles(_ scenario: Scenario) -> String {
         var names: [String] = []
         for group in scenario.groups {
-            let name = (group.ice?.profile ?? .libwebrtc).rawValue
+            let name = group.iceProfile.rawValue
             if !names.contains(name) { names.append(name) }
         }
         return names.joined(separator: ", ")

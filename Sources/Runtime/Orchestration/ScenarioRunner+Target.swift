@@ -19,7 +19,7 @@ extension ScenarioRunner {
             var admin: (target: ResolvedTarget, secret: String)?
             if let janus = scenario.target.janus, let url = janus.adminUrl {
                 do {
-                    admin = (try TargetResolver.resolve(url), janus.adminSecret ?? JanusSettings.sampleAdminSecret)
+                    admin = (try TargetResolver.resolve(url), scenario.target.janusAdminSecret)
                 } catch {
                     warnings.append("target.janus.admin_url: \(error)")
                 }
@@ -36,7 +36,7 @@ extension ScenarioRunner {
         switch target.kind {
         case .builtinRoom:
             var configuration = RoomServerConfiguration()
-            configuration.capacity = target.room?.capacity ?? 2
+            configuration.capacity = target.roomCapacity
             configuration.maxMessagesPerSecondPerAddress = target.room?.maxRatePerAddress
             configuration.events = RoomEventNames(otherJoined: target.otherJoinedEvent)
             do {
@@ -48,10 +48,10 @@ extension ScenarioRunner {
             }
         case .tcpP2P:
             // Nobody listens before the run: the callers do, once started.
-            return Result { () throws(TargetError) in (try TargetResolver.resolve(target.url ?? ""), nil) }
+            return Result { () throws(TargetError) in (try TargetResolver.resolve(target.serverURL), nil) }
         case .room, .srs, .whip, .whep, .janus, .owt:
             do {
-                let resolved = try TargetResolver.resolve(target.kind == .owt ? target.owt?.portal ?? "" : target.url ?? "")
+                let resolved = try TargetResolver.resolve(target.serverURL)
                 try Reachability.check(resolved.address, loop: loop, timeout: .seconds(3))
                 return .success((resolved, nil))
             } catch {
