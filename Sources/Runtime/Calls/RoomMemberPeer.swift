@@ -22,48 +22,32 @@ public final class RoomMemberPeer: PeerDriver {
         public var messageInterval: Duration = .seconds(1)
     }
 
-    public private(set) var state: PeerLifecycle = .waiting
+    public var state: PeerLifecycle { life.state }
     private let loop: EventLoop
     private let settings: Settings
-    private let recorder: RunRecorder
+    private let life: MemberLife
     private var client: RoomClientStream?
-    private var startedAt: Instant?
     private var joinSentAt: Instant?
-    private var phases: [String: Double] = [:]
-    private var timers: [TimerID] = []
-    private var sequence = 0
-    private var tally = RoomMessageTally()
 
     public init(loop: EventLoop, settings: Settings, recorder: RunRecorder) {
         self.loop = loop
         self.settings = settings
-        self.recorder = recorder
+        life = MemberLife(loop: loop, recorder: recorder, id: settings.id, group: settings.group)
+        life.onEnd = { [weak self] joined in
+            guard let self else { return }
+            if joined { self.client?.send(.leave(room: self.settings.room)) }
+            self.client?.close()
+            self.client = nil
+        }
     }
 
     public func start() {
-        guard state == .waiting else { return }
-        state = .connecting
-        startedAt = loop.now()
+        guard life.begin(timeout: settings.joinTimeout, reason: "no answer to join within \(settings.joinTimeout)") else { return }
         client = settings.signaling.connect(loop: loop, seed: settings.seed) { [weak self] event in self?.handle(event) }
-        guard state == .connecting else { return }
-        timers.append(loop.schedule(after: settings.joinTimeout) { [weak self] in
-            guard let self, self.state == .connecting else { return }
-            self.end(.failed, phase: "signaling", reason: "no answer to join within \(self.settings.joinTimeout)")
-        })
     }
 
     public func stop(interrupted: Bool) {
-        switch state {
-        case .waiting:
-            state = .ended(.interrupted)
-        case .connecting, .connected:
-            if state == .connected { client?.send(.leave(room: settings.room)) }
-            end(interrupted ? .interrupted : (state == .connected ? .completed : .failed),
-                phase: state == .connected ? nil : "signaling",
-                reason: state == .connected ? nil : "still joining at its planned end")
-        case .ended:
-            return
-        }
+        life.stop(interrupted: interrupted, stillJoining: "still joining at its planned end", room: settings.room)
     }
 
     private func handle(_ event: RoomClient.Event) {
@@ -73,58 +57,22 @@ public final class RoomMemberPeer: PeerDriver {
             joinSentAt = now
             client?.send(.join(room: settings.room))
         case .message(.joined(let room, _)) where room == settings.room:
-            guard state == .connecting, let sent = joinSentAt, let started = startedAt else { return }
-            state = .connected
-            phases["join_ms"] = now.milliseconds(since: sent)
-            phases["signaling_ms"] = now.milliseconds(since: started)
-            scheduleMessages()
+            guard state == .connecting, let sent = joinSentAt else { return }
+            life.phases["join_ms"] = now.milliseconds(since: sent)
+            life.joined(every: settings.messageInterval) { [weak self] data in
+                guard let self else { return }
+                self.client?.send(.message(room: self.settings.room, data: data))
+            }
         case .message(.full(let room, _)) where room == settings.room:
-            end(.failed, phase: "signaling", reason: "room \(room) is full")
+            life.end(.failed, phase: "signaling", reason: "room \(room) is full")
         case .message(.message(let room, let data)) where room == settings.room:
-            if let sender = data["from"]?.stringValue, let number = data["seq"]?.integerValue {
-                tally.receive(from: sender, sequence: Int(number))
-            }
-            if let sentAt = data["t"]?.integerValue {
-                recorder.record(Double(now.nanoseconds - sentAt) / 1e6, in: .relayMs)
-            }
+            life.received(data)
         case .message(.error(let code, let message)):
-            if state == .connecting { end(.failed, phase: "signaling", reason: "server refused: \(code): \(message)") }
+            if state == .connecting { life.end(.failed, phase: "signaling", reason: "server refused: \(code): \(message)") }
         case .message:
             break
         case .closed(let reason):
-            if case .ended = state { return }
-            // A member has no media: after its join it can only lose the room (phase `connected`).
-            end(.failed, phase: state == .connected ? "connected" : "signaling",
-                reason: "\(reason) at \(String(format: "%.1f", recorder.offset(now) / 1000)) s")
+            life.lost(reason, room: settings.room)
         }
-    }
-
-    private func scheduleMessages() {
-        timers.append(loop.schedule(after: settings.messageInterval) { [weak self] in
-            guard let self, self.state == .connected else { return }
-            self.sequence += 1
-            let data: JSONValue = .object([
-                "type": "ping", "from": .string(self.settings.id), "seq": .integer(Int64(self.sequence)),
-                "t": .integer(self.loop.now().nanoseconds),
-            ])
-            self.client?.send(.message(room: self.settings.room, data: data))
-            self.scheduleMessages()
-        })
-    }
-
-    private func end(_ outcome: PeerRecord.Outcome, phase: String?, reason: String?) {
-        if case .ended = state { return }
-        state = .ended(outcome)
-        timers.forEach(loop.cancel)
-        timers = []
-        client?.close()
-        client = nil
-        let now = loop.now()
-        var record = PeerRecord(id: settings.id, group: settings.group, role: "member",
-                                startedAtMs: startedAt.map(recorder.offset) ?? recorder.offset(now),
-                                endedAtMs: recorder.offset(now), phases: phases, outcome: outcome,
-                                failedPhase: outcome == .failed ? phase : nil, failureReason: reason)
-        if phases["join_ms"] != nil { record.messages = tally.counts(room: settings.room, sent: sequence) }
-        recorder.finish(record)
     }
 }
