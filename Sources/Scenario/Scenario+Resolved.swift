@@ -59,7 +59,7 @@ extension PeerGroup {
     /// The one address offered as a host candidate (127.0.0.1 by default).
     public var localAddress: String { ice?.localAddresses?.first ?? "127.0.0.1" }
     public var iceProfile: ICESettings.Profile { ice?.profile ?? .libwebrtc }
-    public var iceServers: [ICEServer] { ice?.servers ?? [] }
+    public var iceServers: [IceServerConfig] { ice?.servers ?? [] }
     public var relayOnly: Bool { ice?.relayOnly ?? false }
     /// The stream's frame rate a browser partner is asked for (30 fps).
     public var videoFps: Int { media?.video?.fps ?? VideoSettings.defaultFps }
@@ -103,7 +103,3 @@ extension Target {
     public var serverURL: String { (kind == .owt ? owt?.portal : url) ?? "" }
 }
 
-extension ICEServer {
-    public var user: String { username ?? "" }
-    public var password: String { credential ?? "" }
-}

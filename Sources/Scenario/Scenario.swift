@@ -242,18 +242,11 @@ public struct ICESettings: Codable, Equatable, Sendable {
     public enum Profile: String, AllowedValues { case libwebrtc, rfc8445 }
 
     public var profile: Profile?
-    public var servers: [ICEServer]?
+    public var servers: [IceServerConfig]?
     /// Use only relay candidates (through TURN).
     public var relayOnly: Bool?
     /// The local addresses that become host candidates (default ["127.0.0.1"]).
     public var localAddresses: [String]?
-}
-
-public struct ICEServer: Codable, Equatable, Sendable {
-    /// `stun:host:port`, `turn:host:port?transport=udp`.
-    public var urls: [String]
-    public var username: String?
-    public var credential: String?
 }
 
 public struct StreamSettings: Codable, Equatable, Sendable {

@@ -1,3 +1,5 @@
+import RTCBase
+
 /// What an adapter tells the runner.
 public enum CallSetupEvent: Hashable, Sendable {
     /// The server's answer to our offer: the call is set up.
@@ -5,7 +7,7 @@ public enum CallSetupEvent: Hashable, Sendable {
     /// The server's offer (Janus subscriber, WHEP 406): reply with `answer(_:now:)`.
     case offer(String)
     /// ICE servers the server suggested (WHIP/WHEP `Link: rel="ice-server"`, RFC 9725 4.6).
-    case iceServers([IceServerLink])
+    case iceServers([IceServerConfig])
     /// The server's ICE credentials and candidates after an ICE restart (an sdpfrag).
     case iceRestarted(String)
     /// Something the server reported that the runner may log: Janus `webrtcup`,

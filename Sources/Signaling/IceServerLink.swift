@@ -1,29 +1,18 @@
-/// An ICE server a WHIP or WHEP endpoint suggests in a `Link` header (RFC 9725 section
+import RTCBase
+
+/// The ICE servers a WHIP or WHEP endpoint suggests in `Link` headers (RFC 9725 section
 /// 4.6, link syntax of RFC 8288 section 3):
 /// `Link: <turn:turn.example.net?transport=udp>; rel="ice-server"; username="u"; credential="p"; credential-type="password"`.
-public struct IceServerLink: Hashable, Sendable {
-    /// `stun:`, `stuns:`, `turn:` or `turns:` URI, as sent.
-    public var url: String
-    public var username: String?
-    public var credential: String?
-    public var credentialType: String?
-
-    public init(url: String, username: String? = nil, credential: String? = nil, credentialType: String? = nil) {
-        self.url = url
-        self.username = username
-        self.credential = credential
-        self.credentialType = credentialType
-    }
-
+public enum IceServerLink {
     /// The `rel="ice-server"` links in every `Link` field value; other links and
     /// malformed ones are skipped.
-    public static func parse(_ fieldValues: [String]) -> [IceServerLink] {
+    public static func parse(_ fieldValues: [String]) -> [IceServerConfig] {
         fieldValues.flatMap { value in
             var parser = LinkValueParser(Array(value.utf8))
-            return parser.links().compactMap { link -> IceServerLink? in
+            return parser.links().compactMap { link -> IceServerConfig? in
                 let relations = link.parameters["rel"]?.split(separator: " ").map { $0.lowercased() } ?? []
                 guard relations.contains("ice-server") else { return nil }
-                return IceServerLink(url: link.target, username: link.parameters["username"],
+                return IceServerConfig(urls: [link.target], username: link.parameters["username"],
                                      credential: link.parameters["credential"],
                                      credentialType: link.parameters["credential-type"])
             }

@@ -1,3 +1,4 @@
+import RTCBase
 import Signaling
 import XCTest
 
@@ -20,9 +21,9 @@ final class HeaderValueTests: XCTestCase {
             #"<broken; rel="ice-server""#,
         ])
         XCTAssertEqual(links, [
-            IceServerLink(url: "stun:stun.example.net"),
-            IceServerLink(url: "turns:turn.example.net?transport=tcp", username: "alice", credential: "a;b,c", credentialType: "password"),
-            IceServerLink(url: "turn:t2", username: "x\"y"),
+            IceServerConfig(urls: ["stun:stun.example.net"]),
+            IceServerConfig(urls: ["turns:turn.example.net?transport=tcp"], username: "alice", credential: "a;b,c", credentialType: "password"),
+            IceServerConfig(urls: ["turn:t2"], username: "x\"y"),
         ])
     }
 }

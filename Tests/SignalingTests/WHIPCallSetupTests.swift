@@ -97,8 +97,8 @@ final class WHIPCallSetupTests: XCTestCase {
         try Exchange.answer(post, with: created(extra: [("ETag", "\"xyzzy\"")] + links), to: &setup)
         let events = Exchange.events(&setup)
         XCTAssertEqual(events.first, .iceServers([
-            IceServerLink(url: "stun:stun.example.net"),
-            IceServerLink(url: "turn:turn.example.net?transport=udp", username: "user", credential: "pa\"ss", credentialType: "password"),
+            IceServerConfig(urls: ["stun:stun.example.net"]),
+            IceServerConfig(urls: ["turn:turn.example.net?transport=udp"], username: "user", credential: "pa\"ss", credentialType: "password"),
         ]))
         XCTAssertNotNil(Exchange.answerSDP(events))
         XCTAssertEqual(setup.sessionURL?.description, "http://127.0.0.1:8080/whip/endpoint/sessions/abc")
