@@ -8,7 +8,7 @@ import WebRTCTestKit
 import XCTest
 
 /// The built-in room server on real sockets against a hostile client.
-final class RoomServerHostTests: XCTestCase {
+final class RoomServerStreamTests: XCTestCase {
     /// A client that pipelines `/stats` requests and never reads the answers: the server
     /// drops it once it holds more than `maxQueuedBytes` unsent for it, counts it in
     /// `/stats`, and keeps serving. Before, every answer was kept (50,000 requests left the
