@@ -186,6 +186,13 @@ def participant_of(sid):
     return participants[pid]
 
 
+def one_argument(name, request):
+    """The request's one argument; a request with more or fewer is refused."""
+    if len(request) != 1:
+        raise Refusal("%s takes one argument" % name)
+    return request[0]
+
+
 def answer(handler):
     """Turns a handler's result into the ack ("ok", data) and a Refusal into ("error", words)."""
     async def wrapped(sid, *request):
@@ -201,9 +208,7 @@ def answer(handler):
 @sio.on("login")
 @answer
 async def login(sid, *request):
-    if len(request) != 1:
-        raise Refusal("login takes one argument")
-    body = strict(request[0], ("token", "userAgent", "protocol"))
+    body = strict(one_argument("login", request), ("token", "userAgent", "protocol"))
     if body["protocol"] != "1.2":
         raise Refusal("unsupported protocol %s" % body["protocol"])
     if sid in by_sid:
@@ -310,9 +315,7 @@ def check_tracks(body, extra):
 @answer
 async def publish(sid, *request):
     participant = participant_of(sid)
-    if len(request) != 1:
-        raise Refusal("publish takes one argument")
-    body = strict(request[0], ("media", "transport"), ("attributes",))
+    body = strict(one_argument("publish", request), ("media", "transport"), ("attributes",))
     if participant.role != "presenter":
         raise Refusal("Unauthorized: role %s may not publish" % participant.role)
     tracks = check_tracks(body, "source")
@@ -326,9 +329,7 @@ async def publish(sid, *request):
 @answer
 async def subscribe(sid, *request):
     participant = participant_of(sid)
-    if len(request) != 1:
-        raise Refusal("subscribe takes one argument")
-    body = strict(request[0], ("media", "transport"))
+    body = strict(one_argument("subscribe", request), ("media", "transport"))
     tracks = check_tracks(body, "from")
     for track in tracks:
         stream = streams.get(track["from"])
@@ -391,9 +392,7 @@ async def start_transport(transport, offer):
 @answer
 async def soac(sid, *request):
     participant = participant_of(sid)
-    if len(request) != 1:
-        raise Refusal("soac takes one argument")
-    body = strict(request[0], ("id", "signaling"))
+    body = strict(one_argument("soac", request), ("id", "signaling"))
     transport = participant.transports.get(body["id"])
     if transport is None:
         raise Refusal("Transport %s does not exist" % body["id"])
@@ -437,9 +436,7 @@ async def end_session(participant, session_id, direction):
 @answer
 async def unpublish(sid, *request):
     participant = participant_of(sid)
-    if len(request) != 1:
-        raise Refusal("unpublish takes one argument")
-    await end_session(participant, strict(request[0], ("id",))["id"], "publish")
+    await end_session(participant, strict(one_argument("unpublish", request), ("id",))["id"], "publish")
     return None
 
 
@@ -447,9 +444,7 @@ async def unpublish(sid, *request):
 @answer
 async def unsubscribe(sid, *request):
     participant = participant_of(sid)
-    if len(request) != 1:
-        raise Refusal("unsubscribe takes one argument")
-    await end_session(participant, strict(request[0], ("id",))["id"], "subscribe")
+    await end_session(participant, strict(one_argument("unsubscribe", request), ("id",))["id"], "subscribe")
     return None
 
 
@@ -457,9 +452,7 @@ async def unsubscribe(sid, *request):
 @answer
 async def text(sid, *request):
     participant = participant_of(sid)
-    if len(request) != 1:
-        raise Refusal("text takes one argument")
-    body = strict(request[0], ("to", "message"))
+    body = strict(one_argument("text", request), ("to", "message"))
     message = {"from": participant.id, "to": body["to"], "message": body["message"]}
     if body["to"] == "all":
         await notify_room(participant.room, "text", message, skip=participant.id)
