@@ -13,8 +13,8 @@ final class MediaSending {
     private var tracks: [MediaKind: SharedEncoder.Track] = [:]
     /// The sending section's stream per kind, once connected.
     private var streams: [MediaKind: SentStreamStats] = [:]
-    /// Kinds taking frames from their encoder.
-    private var attached: Set<MediaKind> = []
+    /// The encoder each kind takes frames from now.
+    private var attached: [MediaKind: SharedEncoder] = [:]
 
     init(video: SharedEncoder.Track?, audio: SharedEncoder.Track?, fanout: MediaFanout,
          deliver: @escaping (PacketizedFrame, MediaKind) -> Void) {
@@ -34,12 +34,12 @@ final class MediaSending {
     }
 
     /// A receiver lost its picture (PLI/FIR).
-    func requestKeyframe() { tracks[.video].map(fanout.encoder(for:))?.requestKeyframe() }
+    func requestKeyframe() { attached[.video]?.requestKeyframe() }
 
     /// A timeline action on the video this call sends.
     func apply(_ action: TimelineAction) {
         guard let track = tracks[.video]?.applying(action), track != tracks[.video] else { return }
-        let wasAttached = attached.contains(.video)
+        let wasAttached = attached[.video] != nil
         detach(.video)
         tracks[.video] = track
         if wasAttached { attach(.video) }
@@ -47,23 +47,23 @@ final class MediaSending {
 
     /// Stops sending; the call stays up.
     func stop() {
-        for kind in attached { detach(kind) }
+        for kind in attached.keys { detach(kind) }
     }
 
     /// Takes `kind`'s frames from the encoder of its current track, from a keyframe on.
     private func attach(_ kind: MediaKind) {
-        guard !attached.contains(kind), let track = tracks[kind], let stream = streams[kind] else { return }
+        guard attached[kind] == nil, let track = tracks[kind], let stream = streams[kind] else { return }
         let encoder = fanout.encoder(for: track)
         fanout.senders.register(ssrc: stream.ssrc, timestampOffset: stream.timestampOffset, encoder: encoder)
         encoder.subscribe(self) { [weak self] frame in self?.deliver(frame, kind) }
         if kind == .video { encoder.requestKeyframe() }
-        attached.insert(kind)
+        attached[kind] = encoder
     }
 
     /// Stops taking `kind`'s frames; its encoder stops when nobody else takes them.
     private func detach(_ kind: MediaKind) {
-        guard attached.remove(kind) != nil, let track = tracks[kind] else { return }
-        fanout.encoder(for: track).unsubscribe(self)
+        guard let encoder = attached.removeValue(forKey: kind), let track = tracks[kind] else { return }
+        encoder.unsubscribe(self)
         if let stream = streams[kind] { fanout.senders.unregister(ssrc: stream.ssrc) }
         fanout.release(track)
     }
