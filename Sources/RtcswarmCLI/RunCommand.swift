@@ -17,8 +17,9 @@ public enum RunCommand: Subcommand {
                    + "Also read from JOB_COMPLETION_INDEX with RTCSWARM_SHARDS=N (a Kubernetes Indexed Job)."),
             .value("start-at", "RFC3339", "Start the first peers at this wall-clock time (e.g. 2026-12-02T06:00:00Z), so every shard's "
                    + "timeline lines up. Also read from RTCSWARM_START_AT."),
-            .value("metrics-listen", "ADDRESS:PORT", "Serve live OpenMetrics figures (peers by state, setup histogram, packet and byte "
-                   + "counters) for Prometheus at http://ADDRESS:PORT/metrics while the run goes on, e.g. 127.0.0.1:9464."),
+            .value("metrics-listen", "ADDRESS:PORT", "Serve live OpenMetrics figures (peers by state, setup and phase histograms by group, "
+                   + "packet, byte, NACK, PLI, frame and freeze counters, worker lag and CPU, the server's own figures) for Prometheus "
+                   + "at http://ADDRESS:PORT/metrics while the run goes on, e.g. 127.0.0.1:9464 (default: the scenario's run.metrics_listen)."),
             .value("metrics-linger", "SECONDS", default: "0", "With --metrics-listen: after each cell, keep serving its final figures "
                    + "until one more scrape has read them, at most this long."),
         ],
@@ -50,7 +51,7 @@ public enum RunCommand: Subcommand {
             return .usage
         }
         var metricsListen: SocketAddress?
-        if let text = arguments.string("metrics-listen") {
+        if let text = arguments.string("metrics-listen") ?? loaded.scenario.run?.metricsListen {
             guard let address = SocketAddress(text) else {
                 console.error(UsageError("--metrics-listen \(text): expected ADDRESS:PORT such as 127.0.0.1:9464", hint: "see 'rtcswarm run --help'").description)
                 return .usage

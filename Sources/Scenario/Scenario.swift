@@ -280,4 +280,7 @@ public struct RunSettings: Codable, Equatable, Sendable {
     public var workers: Int?
     /// Percent of received streams that are fully decoded (default 5, at least one stream).
     public var decodeSamplePct: Double?
+    /// Where the coordinator serves live OpenMetrics figures, `ADDRESS:PORT` (the command's
+    /// `--metrics-listen` wins over it).
+    public var metricsListen: String?
 }

@@ -57,6 +57,10 @@ final class PrometheusScrapeTests: XCTestCase {
             ("rtcswarm_rtp_packets_expected_total", Double(streams.reduce(0) { $0 + $1.packetsExpected })),
             ("rtcswarm_video_frames_received_total", Double(streams.filter { $0.kind == "video" }.reduce(0) { $0 + $1.framesReceived })),
             ("rtcswarm_udp_sent_bytes_total", Double(report.workers.reduce(0) { $0 + ($1.udpBytesSent ?? 0) })),
+            ("rtcswarm_plis_sent_total", Double(streams.reduce(0) { $0 + $1.plis })),
+            ("rtcswarm_video_freezes_total", Double(streams.filter { $0.kind == "video" }.reduce(0) { $0 + $1.freezeCount })),
+            ("rtcswarm_setup_phase_seconds_count{phase=\"ice\",group=\"calls\"}",
+             Double(report.cells[0].peers.filter { $0.phases["ice_ms"] != nil }.count)),
         ]
         XCTAssertEqual(expected[0].1, 6)
         XCTAssertGreaterThan(expected[1].1, 1000)
@@ -74,5 +78,8 @@ final class PrometheusScrapeTests: XCTestCase {
         }
         // Scraped while the calls went on: all six peers connected at once.
         XCTAssertEqual(query("max(max_over_time(rtcswarm_peers{state=\"connected\"}[1m]))", port: apiPort), 6)
+        // The built-in room server's own figures beside them: the six peers' connections.
+        XCTAssertEqual(query("max(max_over_time(rtcswarm_server_connections[1m]))", port: apiPort), 6)
+        XCTAssertGreaterThan(query("max(last_over_time(rtcswarm_worker_cpu_seconds_total[1m]))", port: apiPort) ?? 0, 0)
     }
 }

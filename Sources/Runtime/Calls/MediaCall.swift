@@ -198,8 +198,10 @@ final class MediaCall {
             totals.packetsExpected += Int(received.rtp.packetsExpected)
             totals.packetsLostFirstPass += Int(max(0, received.rtp.packetsLost) + received.rtp.packetsRecovered)
             totals.nacks += received.rtp.nacksSent
+            totals.plis += received.rtp.plisSent
             guard received.codec.isVideo else { continue }
             totals.videoFrames += observers[received.mid]?.frames ?? 0
+            totals.freezes += observers[received.mid]?.freezeCount ?? 0
             totals.liveVideoStreams += 1
         }
         return totals

@@ -35,7 +35,7 @@ final class ReceivedStreamObserver {
     private let freezeLimit: Duration
     /// The fixed part of the freeze limit: a gap of one frame interval plus this is a freeze.
     static let freezeMargin = Duration.milliseconds(150)
-    private var freezeCount = 0
+    private(set) var freezeCount = 0
     private var freezeTotal = Duration.zero
     /// The receiving loop's late stretches: a freeze whose gap overlaps one is the
     /// harness's (counted in `harnessFreezeCount`, not in the freezes or their time).

@@ -90,6 +90,9 @@ final class CellCollector {
         return metrics
     }
 
+    /// The server's own latest figures, for the live figures.
+    func serverFigures(_ values: [String: Double]) { live.server.merge(values) { $1 } }
+
     func finishLive() {
         for worker in 0..<workers { live.finish(worker: worker, records: reported[worker, default: []], report: results[worker]?.report) }
     }

@@ -7,11 +7,8 @@ extension LiveFigures {
         guard let sample = message.sample else { return }
         var figures = Worker()
         (figures.connecting, figures.connected, figures.failed, figures.lagP99Ms) = (sample.connecting, sample.connected, sample.failed, sample.lagP99Ms)
-        (figures.bytesSent, figures.bytesReceived) = (sample.bytesSent, sample.bytesReceived)
-        if let receive = sample.receive {
-            (figures.packetsExpected, figures.packetsLostFirstPass) = (receive.packetsExpected, receive.packetsLostFirstPass)
-            (figures.nacks, figures.videoFrames) = (receive.nacks, receive.videoFrames)
-        }
+        (figures.bytesSent, figures.bytesReceived, figures.cpuSeconds) = (sample.bytesSent, sample.bytesReceived, sample.cpuSeconds)
+        if let receive = sample.receive { figures.take(receive) }
         workers[worker] = figures
     }
 }
@@ -26,9 +23,15 @@ extension LiveFigures {
         figures.failed = records.filter { $0.outcome == .failed }.count
         figures.bytesSent = report?.udpBytesSent ?? figures.bytesSent
         figures.bytesReceived = report?.udpBytesReceived ?? figures.bytesReceived
-        let received = ReceiveTotals(records.flatMap(\.streams))
-        (figures.packetsExpected, figures.packetsLostFirstPass) = (received.packetsExpected, received.packetsLostFirstPass)
-        (figures.nacks, figures.videoFrames) = (received.nacks, received.videoFrames)
+        figures.take(ReceiveTotals(records.flatMap(\.streams)))
         workers[worker] = figures
+    }
+}
+
+extension LiveFigures.Worker {
+    /// The receive counters from a worker's running totals.
+    mutating func take(_ received: ReceiveTotals) {
+        (packetsExpected, packetsLostFirstPass, nacks, plis) = (received.packetsExpected, received.packetsLostFirstPass, received.nacks, received.plis)
+        (videoFrames, freezes) = (received.videoFrames, received.freezes)
     }
 }

@@ -133,7 +133,8 @@ public final class ScenarioRunner {
         }
         let runStart = loop.now() + startDelay
         let collector = CellCollector(workers: workers, plan: plan, scenario: scenario, runStart: runStart, prefix: prefix, peerLog: peerLog,
-                                      live: LiveFigures(scenario: scenario.name, cell: cell.label, shard: (options.shard ?? .whole).description))
+                                      live: LiveFigures(scenario: scenario.name, cell: cell.label, shard: (options.shard ?? .whole).description,
+                                                        groups: scenario.groups.enumerated().map { $1.name ?? String($0) }))
         collector.onProgress = options.progress
         let metricsEndpoint: MetricsEndpoint?
         do {
