@@ -64,15 +64,8 @@ public enum ReportMerge {
         var byTime: [Double: TimeSample] = [:]
         for sample in a.timeSeries + b.timeSeries {
             let key = sample.tS.rounded()
-            if var existing = byTime[key] {
-                existing.connectingPeers += sample.connectingPeers
-                existing.connectedPeers += sample.connectedPeers
-                existing.failedPeers += sample.failedPeers
-                existing.receiveKbps += sample.receiveKbps
-                existing.sendKbps += sample.sendKbps
-                existing.lagP99Ms = max(existing.lagP99Ms, sample.lagP99Ms)
-                existing.cpuPct = [existing.cpuPct, sample.cpuPct].compactMap { $0 }.max()
-                byTime[key] = existing
+            if let existing = byTime[key] {
+                byTime[key] = existing.adding(sample)
             } else {
                 var aligned = sample
                 aligned.tS = key

@@ -141,6 +141,12 @@ public struct TimeSample: Codable, Equatable, Sendable {
     public var relayMessages: Int?
     public var relayP50Ms: Double?
     public var relayP95Ms: Double?
+    /// The counts behind `lossPct` and `fps` over the same second (RTP packets expected and
+    /// lost on the first pass, live video streams), so a merge of shards recomputes them
+    /// exactly; nil in older reports.
+    public var packetsExpected: Int?
+    public var packetsLostFirstPass: Int?
+    public var liveVideoStreams: Int?
 
     /// Sets the relay figures from the second's relay times.
     public mutating func relays(_ histogram: Histogram) {

@@ -21,21 +21,24 @@ struct CellSeries {
                                 receiveKbps: 0, sendKbps: 0, lagP99Ms: now.map(\.lagP99Ms).max() ?? 0)
         (sample.sendKbps, sample.receiveKbps) = bitrate.kbps(at: t, sent: now.reduce(0) { $0 + $1.bytesSent },
                                                              received: now.reduce(0) { $0 + $1.bytesReceived })
-        (sample.lossPct, sample.nacksPerS, sample.fps) = receive.figures(at: t, totals: now.compactMap(\.receive).reduce(ReceiveTotals(), +))
+        receive.fill(&sample, totals: now.compactMap(\.receive).reduce(ReceiveTotals(), +))
         sample.cpuPct = cpu.busiestPct(at: t, samples: collector.latest)
         sample.relays(collector.recentRelays)
         collector.recentRelays = Histogram()
         samples.append(sample)
         if let server {
             let stats = server.stats
-            serverSamples.append(ServerSample(tS: t, values: [
-                "connections": Double(stats.connections), "members": Double(server.machine.memberCount),
-                "messages_relayed_per_s": Double(stats.messagesRelayed - lastRelayed),
-            ]))
+            let values = ["connections": Double(stats.connections), "members": Double(server.machine.memberCount),
+                          "messages_relayed_per_s": Double(stats.messagesRelayed - lastRelayed)]
+            serverSamples.append(ServerSample(tS: t, values: values))
+            collector.serverFigures(values)
             lastRelayed = stats.messagesRelayed
         }
         if let poller {
-            if !poller.latest.isEmpty { serverSamples.append(ServerSample(tS: t, values: poller.latest)) }
+            if !poller.latest.isEmpty {
+                serverSamples.append(ServerSample(tS: t, values: poller.latest))
+                collector.serverFigures(poller.latest)
+            }
             poller.poll()
         }
     }
@@ -49,6 +52,7 @@ struct CellSeries {
         (closing.sendKbps, closing.receiveKbps) = bitrate.kbps(at: t, sent: final.sent, received: final.received)
         // Its stretch is a fraction of a second of peers stopping: no loss, NACK or fps figure.
         (closing.lossPct, closing.nacksPerS, closing.fps) = (nil, nil, nil)
+        (closing.packetsExpected, closing.packetsLostFirstPass, closing.liveVideoStreams) = (nil, nil, nil)
         closing.relays(collector.recentRelays)  // what came since the last tick, not the last tick's again
         samples.append(closing)
     }

@@ -11,16 +11,23 @@ public struct ReceiveTotals: Codable, Sendable, Equatable {
     public var packetsLostFirstPass = 0
     /// NACK feedback messages sent (RFC 4585 6.2.1).
     public var nacks = 0
+    /// PLI feedback messages sent (RFC 4585 6.3.1).
+    public var plis = 0
     /// Complete video frames received.
     public var videoFrames = 0
+    /// Video freezes (docs/metrics.md `freeze_count`).
+    public var freezes = 0
     /// Video streams being received by live calls right now (not a running total).
     public var liveVideoStreams = 0
 
-    public init(packetsExpected: Int = 0, packetsLostFirstPass: Int = 0, nacks: Int = 0, videoFrames: Int = 0, liveVideoStreams: Int = 0) {
+    public init(packetsExpected: Int = 0, packetsLostFirstPass: Int = 0, nacks: Int = 0, plis: Int = 0, videoFrames: Int = 0, freezes: Int = 0,
+                liveVideoStreams: Int = 0) {
         self.packetsExpected = packetsExpected
         self.packetsLostFirstPass = packetsLostFirstPass
         self.nacks = nacks
+        self.plis = plis
         self.videoFrames = videoFrames
+        self.freezes = freezes
         self.liveVideoStreams = liveVideoStreams
     }
 
@@ -30,32 +37,38 @@ public struct ReceiveTotals: Codable, Sendable, Equatable {
             packetsExpected += stream.packetsExpected
             packetsLostFirstPass += max(0, stream.packetsExpected - stream.packetsReceived) + (stream.packetsRecovered ?? 0)
             nacks += stream.nacks
-            if stream.kind == "video" { videoFrames += stream.framesReceived }
+            plis += stream.plis
+            guard stream.kind == "video" else { continue }
+            videoFrames += stream.framesReceived
+            freezes += stream.freezeCount
         }
     }
 
     public static func + (a: ReceiveTotals, b: ReceiveTotals) -> ReceiveTotals {
         ReceiveTotals(packetsExpected: a.packetsExpected + b.packetsExpected, packetsLostFirstPass: a.packetsLostFirstPass + b.packetsLostFirstPass,
-                      nacks: a.nacks + b.nacks, videoFrames: a.videoFrames + b.videoFrames, liveVideoStreams: a.liveVideoStreams + b.liveVideoStreams)
+                      nacks: a.nacks + b.nacks, plis: a.plis + b.plis, videoFrames: a.videoFrames + b.videoFrames, freezes: a.freezes + b.freezes,
+                      liveVideoStreams: a.liveVideoStreams + b.liveVideoStreams)
     }
 }
 
 /// Each sample's figures from the change in the run's receive totals since the previous
 /// sample: first-pass loss in percent of the packets expected in that stretch, NACKs per
-/// second, and frames per second per live video stream.
+/// second, and frames per second per live video stream, with the counts behind them.
 struct ReceiveSeries {
     private var last: (t: Double, totals: ReceiveTotals) = (0, ReceiveTotals())
 
-    /// Nil figures where the stretch had nothing to measure (no packet expected, no video).
-    mutating func figures(at t: Double, totals: ReceiveTotals) -> (lossPct: Double?, nacksPerS: Double?, fps: Double?) {
-        let seconds = t - last.t
-        defer { last = (t, totals) }
-        guard seconds > 0 else { return (nil, nil, nil) }
-        let expected = totals.packetsExpected - last.totals.packetsExpected
+    /// Sets `sample`'s receive figures for the stretch since the previous one; nil figures
+    /// where it had nothing to measure (no packet expected, no video).
+    mutating func fill(_ sample: inout TimeSample, totals: ReceiveTotals) {
+        let seconds = sample.tS - last.t
+        defer { last = (sample.tS, totals) }
+        guard seconds > 0 else { return }
+        let expected = max(0, totals.packetsExpected - last.totals.packetsExpected)
         let lost = max(0, totals.packetsLostFirstPass - last.totals.packetsLostFirstPass)
         let frames = max(0, totals.videoFrames - last.totals.videoFrames)
-        return (expected > 0 ? min(100, Double(lost) / Double(expected) * 100) : nil,
-                Double(max(0, totals.nacks - last.totals.nacks)) / seconds,
-                totals.liveVideoStreams > 0 ? Double(frames) / seconds / Double(totals.liveVideoStreams) : nil)
+        (sample.packetsExpected, sample.packetsLostFirstPass, sample.liveVideoStreams) = (expected, lost, totals.liveVideoStreams)
+        sample.lossPct = expected > 0 ? min(100, Double(lost) / Double(expected) * 100) : nil
+        sample.nacksPerS = Double(max(0, totals.nacks - last.totals.nacks)) / seconds
+        sample.fps = totals.liveVideoStreams > 0 ? Double(frames) / seconds / Double(totals.liveVideoStreams) : nil
     }
 }
