@@ -41,6 +41,10 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
     /// SSIM (Y) of a decoded stream: its mean, and its 5th-percentile frame.
     case ssim
     case ssimP5 = "ssim_p5"
+    /// A decoded (sampled) Opus stream played out: 20 ms frames concealed (their packet
+    /// never came in time), and the percent of frames played that sound as sent.
+    case audioConcealedFrames = "audio_concealed_frames"
+    case audioMarkerHitPct = "audio_marker_hit_pct"
     case rttMs = "rtt_ms"
     case nacks
     case plis

@@ -99,6 +99,12 @@ public struct StreamRecord: Codable, Equatable, Sendable {
     public var frameCodesRead: Int?
     /// On the same decoded frames: SSIM of the Y plane against the same references.
     public var ssim: SSIMFigures?
+    /// On decoded (sampled) audio streams, played out as a jitter buffer would: 20 ms
+    /// frames Opus concealed because their packet never came in time, and the percent of
+    /// the frames played that carried the marker tone their timestamp says they should
+    /// (docs/metrics.md `audio_concealed_frames`, `audio_marker_hit_pct`).
+    public var concealedFrames: Int?
+    public var markerHitPct: Double?
     /// The largest RFC 3550 jitter the stream reached, and its runs of lost packets
     /// (METRICS.md "burst": mean burst length = lost / episodes). Nil in older reports.
     public var jitterMaxMs: Double?

@@ -531,3 +531,34 @@ final class CallRunTests: XCTestCase {
         XCTAssertEqual(report.cells.first?.metrics.histograms[.ssimP5]?.count, 2)
     }
 }
+
+/// Sampled audio playout (issue 17): with 5 % of packets dropped on the way in and no NACK
+/// for Opus, every lost 20 ms frame between two received ones is concealed, and the
+/// marker tones miss about as many frames as were concealed.
+final class AudioPlayoutRunTests: XCTestCase {
+    func testEveryAudioPacketLostIsAConcealedFrame() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("audio-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let text = """
+        { name: "audio", duration_s: 4, seed: 7, target: { kind: "builtin-room" }, run: { decode_sample_pct: 100 },
+          groups: [{ role: "pair", count: 1, impairment: { receive: { loss_pct: 5 } },
+                     media: { video: { codec: "vp8", resolution: "160x90", bitrate_kbps: 100 } } }] }
+        """
+        let (report, _) = ScenarioRunner(loaded: try ScenarioLoader.load(text: text),
+                                         options: .init(folder: out, version: "test", progress: { _ in })).run()
+        let streams = try XCTUnwrap(report.cells.first?.peers).flatMap(\.streams).filter { $0.kind == "audio" }
+        XCTAssertEqual(streams.count, 2)
+        for audio in streams {
+            let lost = audio.packetsExpected - audio.packetsReceived
+            XCTAssertGreaterThan(lost, 2, "5 % of ~180 packets")
+            XCTAssertEqual(audio.concealedFrames, lost, "every lost packet lies between two received ones (RFC 3550 A.3 expected)")
+            XCTAssertEqual(audio.framesDecoded, audio.packetsReceived)
+            let hits = try XCTUnwrap(audio.markerHitPct)
+            let concealedPct = Double(lost) / Double(audio.packetsExpected) * 100
+            XCTAssertLessThanOrEqual(hits, 100 - concealedPct + 0.6, "concealed frames miss")
+            XCTAssertGreaterThanOrEqual(hits, 100 - 3 * concealedPct - 1, "decoded frames hit")
+        }
+        XCTAssertEqual(report.cells.first?.metrics.histograms[.audioConcealedFrames]?.count, 2, "one figure per decoded audio stream")
+    }
+}

@@ -53,6 +53,7 @@ final class ReceivedStreamObserver {
 
     /// Set for the sampled streams that are fully decoded.
     private let decoder: SampledDecoder?
+    private let audioDecoder: SampledAudioDecoder?
 
     init(codec: Codec, publishedResolution: Resolution?, frameRate: Double, decode: Bool = false, stalls: LoopStalls? = nil,
          sizeChanges: [SizeChange] = []) {
@@ -64,6 +65,7 @@ final class ReceivedStreamObserver {
         let interval = Duration.nanoseconds(Int64(1e9 / max(frameRate, 1)))
         freezeLimit = max(interval * 3, interval + Self.freezeMargin)
         decoder = decode && codec.isVideo ? SampledDecoder(codec: codec) : nil
+        audioDecoder = decode && codec == .opus ? SampledAudioDecoder() : nil
     }
 
     /// `captureTime` is the sender's, when it is known (same worker).
@@ -85,7 +87,7 @@ final class ReceivedStreamObserver {
         lastArrival = frame.lastArrival
         firstTimestamp = firstTimestamp ?? frame.rtpTimestamp
         lastTimestamp = frame.rtpTimestamp
-        guard codec.isVideo else { return }
+        guard codec.isVideo else { return audioDecoder?.decode(frame) ?? () }
         decoder?.decode(frame)
         if frame.isKeyframe,
            let size = (try? BitstreamInspector.inspect(frame.data, codec: codec))?.resolution {
@@ -147,6 +149,9 @@ final class ReceivedStreamObserver {
             framesDroppedLate: rtp.framesDroppedLate, framesIncomplete: max(0, lost - rtp.framesDroppedLate))
         record.switches = switches
         record.ssim = decoded.flatMap { SSIMFigures(frames: $0.ssimValues) }
+        if let played = audioDecoder?.results {
+            (record.framesDecoded, record.concealedFrames, record.markerHitPct) = (played.decoded, played.concealed, played.markerHitPct)
+        }
         return record
     }
 

@@ -87,6 +87,8 @@ public final class RunRecorder {
             if let latency = stream.latencyMs { metrics.record(latency, in: .latencyMs) }
             metrics.increment(.nacks, by: stream.nacks)
             metrics.increment(.plis, by: stream.plis)
+            if let concealed = stream.concealedFrames { metrics.record(Double(concealed), in: .audioConcealedFrames) }
+            if let hits = stream.markerHitPct { metrics.record(hits, in: .audioMarkerHitPct) }
             guard stream.kind == "video" else { continue }
             metrics.record(stream.frameLossPct, in: .videoFrameLossPct)
             metrics.record(stream.fps, in: .fps)
