@@ -147,6 +147,15 @@ public struct TimeSample: Codable, Equatable, Sendable {
     public var packetsExpected: Int?
     public var packetsLostFirstPass: Int?
     public var liveVideoStreams: Int?
+    /// Video freezes that began in the second before (docs/metrics.md `freeze_count`).
+    public var freezes: Int?
+    /// The interarrival jitter (RFC 3550 A.8) of the streams being received at the
+    /// sample, median and 95th percentile over the streams, video and audio apart; nil
+    /// where none of that kind was.
+    public var videoJitterP50Ms: Double?
+    public var videoJitterP95Ms: Double?
+    public var audioJitterP50Ms: Double?
+    public var audioJitterP95Ms: Double?
 
     /// Sets the relay figures from the second's relay times.
     public mutating func relays(_ histogram: Histogram) {

@@ -3,8 +3,9 @@ extension TimeSample {
     /// and NACK rates added; first-pass loss recomputed from both shards' packet counts and
     /// the frame rate per stream from both shards' streams, so they are the whole run's
     /// figures (where a shard's report predates the counts, the figure it has is kept);
-    /// lag, CPU and relay percentiles are the larger shard's, an upper bound (the
-    /// percentile of the union cannot be read back from two percentiles); relayed messages added.
+    /// lag, CPU, jitter and relay percentiles are the larger shard's, an upper bound (the
+    /// percentile of the union cannot be read back from two percentiles); freezes and
+    /// relayed messages added.
     func adding(_ other: TimeSample) -> TimeSample {
         var sum = self
         sum.connectingPeers += other.connectingPeers
@@ -29,6 +30,11 @@ extension TimeSample {
         } else {
             sum.fps = fps ?? other.fps
         }
+        sum.freezes = Self.added(freezes.map(Double.init), other.freezes.map(Double.init)).map { Int($0) }
+        sum.videoJitterP50Ms = Self.larger(videoJitterP50Ms, other.videoJitterP50Ms)
+        sum.videoJitterP95Ms = Self.larger(videoJitterP95Ms, other.videoJitterP95Ms)
+        sum.audioJitterP50Ms = Self.larger(audioJitterP50Ms, other.audioJitterP50Ms)
+        sum.audioJitterP95Ms = Self.larger(audioJitterP95Ms, other.audioJitterP95Ms)
         sum.relayMessages = Self.added(relayMessages.map(Double.init), other.relayMessages.map(Double.init)).map { Int($0) }
         sum.relayP50Ms = Self.larger(relayP50Ms, other.relayP50Ms)
         sum.relayP95Ms = Self.larger(relayP95Ms, other.relayP95Ms)

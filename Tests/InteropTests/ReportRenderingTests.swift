@@ -13,13 +13,16 @@ final class ReportRenderingTests: XCTestCase {
         for value in stride(from: 5.0, through: 400, by: 5) { metrics.record(value, in: .setupMs) }
         for value in stride(from: 0.1, through: 3, by: 0.1) { metrics.record(value, in: .relayMs) }
         // Every per-second chart with data: peers (connected, failed), bitrate (sent,
-        // received), loss, NACKs, fps, room message relay time, worker lag and CPU.
+        // received), loss, NACKs, fps, freezes, jitter, room message relay time, worker lag and CPU.
         let samples = (0..<20).map { second in
             var sample = TimeSample(tS: Double(second), connectingPeers: 0, connectedPeers: min(second, 10) * 50, failedPeers: second / 4,
                                     receiveKbps: Double(min(second, 10)) * 400, sendKbps: Double(min(second, 10)) * 380,
                                     lagP99Ms: 0.2 + Double(second % 5), lossPct: second == 12 ? 5 : 0.1, nacksPerS: second == 12 ? 40 : 1,
                                     fps: 29 + Double(second % 2))
             sample.cpuPct = 20 + Double(second)
+            sample.freezes = second == 12 ? 4 : 0
+            (sample.videoJitterP50Ms, sample.videoJitterP95Ms) = (1 + Double(second % 3) / 10, second == 12 ? 9 : 2.5)
+            (sample.audioJitterP50Ms, sample.audioJitterP95Ms) = (0.8, 1.6)
             sample.relays(Histogram((0..<50).map { Double($0 % 10) / 4 + Double(second % 3) }))
             return sample
         }
@@ -44,7 +47,8 @@ final class ReportRenderingTests: XCTestCase {
         try HeadlessChromium.screenshot(of: folder.appendingPathComponent("empty.html"), to: blank, height: 4000)
         let html = try String(contentsOf: folder.appendingPathComponent("report.html"), encoding: .utf8)
         for title in ["Peers connected and failed", "Bitrate sent and received", "First-pass loss per second", "NACKs sent per second",
-                      "Received fps per video stream", "Room message relay time per second", "Worker event-loop lag p99", "Busiest worker&apos;s CPU"] {
+                      "Received fps per video stream", "Video freezes per second", "Jitter of the streams being received",
+                      "Room message relay time per second", "Worker event-loop lag p99", "Busiest worker&apos;s CPU"] {
             XCTAssertTrue(html.contains(">\(title)</text>"), "chart \(title) is drawn")
         }
         XCTAssertFalse(output.contains("Uncaught"), "no script errors: \(output)")

@@ -10,9 +10,9 @@ final class ReceiveSeriesTests: XCTestCase {
         // Second 1: 1000 packets expected, none lost, 2 video streams at 30 fps.
         let one = ReceiveTotals(packetsExpected: 1_000, packetsLostFirstPass: 0, nacks: 0, videoFrames: 60, liveVideoStreams: 2)
         // Second 2: 1000 more, 50 of them lost first (5 %), 20 NACKs, frames down to 24 fps.
-        let two = ReceiveTotals(packetsExpected: 2_000, packetsLostFirstPass: 50, nacks: 20, videoFrames: 108, liveVideoStreams: 2)
+        let two = ReceiveTotals(packetsExpected: 2_000, packetsLostFirstPass: 50, nacks: 20, videoFrames: 108, freezes: 3, liveVideoStreams: 2)
         // Second 3 (2 s later): nothing expected, no video left.
-        let three = ReceiveTotals(packetsExpected: 2_000, packetsLostFirstPass: 50, nacks: 20, videoFrames: 108, liveVideoStreams: 0)
+        let three = ReceiveTotals(packetsExpected: 2_000, packetsLostFirstPass: 50, nacks: 20, videoFrames: 108, freezes: 3, liveVideoStreams: 0)
         func sample(at t: Double, _ totals: ReceiveTotals) -> TimeSample {
             var sample = TimeSample(tS: t, connectingPeers: 0, connectedPeers: 0, failedPeers: 0, receiveKbps: 0, sendKbps: 0, lagP99Ms: 0)
             series.fill(&sample, totals: totals)
@@ -25,12 +25,14 @@ final class ReceiveSeriesTests: XCTestCase {
         XCTAssertEqual(second.lossPct, 5)
         XCTAssertEqual(second.nacksPerS, 20)
         XCTAssertEqual(second.fps, 24)
+        XCTAssertEqual(second.freezes, 3)
         // The counts behind them, for a merge of shards.
         XCTAssertEqual([second.packetsExpected, second.packetsLostFirstPass, second.liveVideoStreams], [1_000, 50, 2])
         let third = sample(at: 4, three)
         XCTAssertNil(third.lossPct, "no packet expected: no loss figure, not 0 %")
         XCTAssertEqual(third.nacksPerS, 0)
         XCTAssertNil(third.fps)
+        XCTAssertEqual(third.freezes, 0, "freezes that began in the stretch, not the running total")
     }
 
     func testTheRecordersTotalsAreTheEndedRecordsPlusTheLiveCalls() {

@@ -199,7 +199,11 @@ final class MediaCall {
             totals.packetsLostFirstPass += Int(max(0, received.rtp.packetsLost) + received.rtp.packetsRecovered)
             totals.nacks += received.rtp.nacksSent
             totals.plis += received.rtp.plisSent
-            guard received.codec.isVideo else { continue }
+            guard received.codec.isVideo else {
+                totals.liveAudioJitterMs.append(received.rtp.jitterMs)
+                continue
+            }
+            totals.liveVideoJitterMs.append(received.rtp.jitterMs)
             totals.videoFrames += observers[received.mid]?.frames ?? 0
             totals.freezes += observers[received.mid]?.freezeCount ?? 0
             totals.liveVideoStreams += 1

@@ -3,7 +3,7 @@ import Report
 import RoomServer
 
 /// A cell's per-second series: one `TimeSample` a second from the workers' latest samples
-/// (peers, bitrate, loss, NACKs, fps, busiest worker's CPU, relay times), the server's own
+/// (peers, bitrate, loss, NACKs, fps, freezes, jitter, busiest worker's CPU, relay times), the server's own
 /// figures beside them, and a closing sample with the workers' final byte counts.
 struct CellSeries {
     private(set) var samples: [TimeSample] = []
@@ -22,6 +22,7 @@ struct CellSeries {
         (sample.sendKbps, sample.receiveKbps) = bitrate.kbps(at: t, sent: now.reduce(0) { $0 + $1.bytesSent },
                                                              received: now.reduce(0) { $0 + $1.bytesReceived })
         receive.fill(&sample, totals: now.compactMap(\.receive).reduce(ReceiveTotals(), +))
+        LiveJitter.fill(&sample, from: now.compactMap(\.jitter))
         sample.cpuPct = cpu.busiestPct(at: t, samples: collector.latest)
         sample.relays(collector.recentRelays)
         collector.recentRelays = Histogram()
@@ -52,7 +53,7 @@ struct CellSeries {
         (closing.sendKbps, closing.receiveKbps) = bitrate.kbps(at: t, sent: final.sent, received: final.received)
         // Its stretch is a fraction of a second of peers stopping: no loss, NACK or fps figure.
         (closing.lossPct, closing.nacksPerS, closing.fps) = (nil, nil, nil)
-        (closing.packetsExpected, closing.packetsLostFirstPass, closing.liveVideoStreams) = (nil, nil, nil)
+        (closing.packetsExpected, closing.packetsLostFirstPass, closing.liveVideoStreams, closing.freezes) = (nil, nil, nil, nil)
         closing.relays(collector.recentRelays)  // what came since the last tick, not the last tick's again
         samples.append(closing)
     }

@@ -19,6 +19,15 @@ public struct ReceiveTotals: Codable, Sendable, Equatable {
     public var freezes = 0
     /// Video streams being received by live calls right now (not a running total).
     public var liveVideoStreams = 0
+    /// Each live call's received streams' interarrival jitter now (RFC 3550 A.8), in ms,
+    /// video and audio apart; not sent as such (the worker's sample carries their
+    /// histograms, `LiveJitter`) and not kept from ended peers.
+    var liveVideoJitterMs: [Double] = []
+    var liveAudioJitterMs: [Double] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case packetsExpected, packetsLostFirstPass, nacks, plis, videoFrames, freezes, liveVideoStreams
+    }
 
     public init(packetsExpected: Int = 0, packetsLostFirstPass: Int = 0, nacks: Int = 0, plis: Int = 0, videoFrames: Int = 0, freezes: Int = 0,
                 liveVideoStreams: Int = 0) {
@@ -45,15 +54,19 @@ public struct ReceiveTotals: Codable, Sendable, Equatable {
     }
 
     public static func + (a: ReceiveTotals, b: ReceiveTotals) -> ReceiveTotals {
-        ReceiveTotals(packetsExpected: a.packetsExpected + b.packetsExpected, packetsLostFirstPass: a.packetsLostFirstPass + b.packetsLostFirstPass,
-                      nacks: a.nacks + b.nacks, plis: a.plis + b.plis, videoFrames: a.videoFrames + b.videoFrames, freezes: a.freezes + b.freezes,
-                      liveVideoStreams: a.liveVideoStreams + b.liveVideoStreams)
+        var sum = ReceiveTotals(packetsExpected: a.packetsExpected + b.packetsExpected,
+                                packetsLostFirstPass: a.packetsLostFirstPass + b.packetsLostFirstPass, nacks: a.nacks + b.nacks, plis: a.plis + b.plis,
+                                videoFrames: a.videoFrames + b.videoFrames, freezes: a.freezes + b.freezes,
+                                liveVideoStreams: a.liveVideoStreams + b.liveVideoStreams)
+        (sum.liveVideoJitterMs, sum.liveAudioJitterMs) = (a.liveVideoJitterMs + b.liveVideoJitterMs, a.liveAudioJitterMs + b.liveAudioJitterMs)
+        return sum
     }
 }
 
 /// Each sample's figures from the change in the run's receive totals since the previous
 /// sample: first-pass loss in percent of the packets expected in that stretch, NACKs per
-/// second, and frames per second per live video stream, with the counts behind them.
+/// second, frames per second per live video stream (with the counts behind them) and the
+/// freezes that began in it.
 struct ReceiveSeries {
     private var last: (t: Double, totals: ReceiveTotals) = (0, ReceiveTotals())
 
@@ -67,6 +80,7 @@ struct ReceiveSeries {
         let lost = max(0, totals.packetsLostFirstPass - last.totals.packetsLostFirstPass)
         let frames = max(0, totals.videoFrames - last.totals.videoFrames)
         (sample.packetsExpected, sample.packetsLostFirstPass, sample.liveVideoStreams) = (expected, lost, totals.liveVideoStreams)
+        sample.freezes = max(0, totals.freezes - last.totals.freezes)
         sample.lossPct = expected > 0 ? min(100, Double(lost) / Double(expected) * 100) : nil
         sample.nacksPerS = Double(max(0, totals.nacks - last.totals.nacks)) / seconds
         sample.fps = totals.liveVideoStreams > 0 ? Double(frames) / seconds / Double(totals.liveVideoStreams) : nil

@@ -31,6 +31,8 @@ public struct WorkerSample: Codable, Sendable, Equatable {
     public var cpuSeconds: Double?
     /// Relay times (`relay_ms`) of the room messages received since the previous sample.
     public var relays: Histogram?
+    /// The jitter of the streams the worker's live calls receive now.
+    public var jitter: LiveJitter?
 }
 
 /// A worker's figures once its share of the run is over.
