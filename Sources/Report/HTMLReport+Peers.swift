@@ -1,6 +1,8 @@
 extension HTMLReport {
     /// Sorts a `table.sortable` by the clicked column (numbers by their `data-v`); the
     /// table is already in rank order, so without scripts it reads the same, unsorted.
+    /// A click on a peer's row opens its per-second chart below the table (closed
+    /// `<details>`, each readable without scripts).
     static let sortScript = """
         <script>
         document.querySelectorAll("table.sortable th").forEach(function (th, column) {
@@ -13,6 +15,15 @@ extension HTMLReport {
               var order = x.dataset.v !== undefined ? Number(x.dataset.v) - Number(y.dataset.v) : x.textContent.localeCompare(y.textContent);
               return down ? -order : order;
             }).forEach(function (row) { body.appendChild(row); });
+          });
+        });
+        document.querySelectorAll("table.peers tr[data-peer]").forEach(function (row) {
+          row.style.cursor = "pointer";
+          row.addEventListener("click", function () {
+            var details = document.getElementById(row.dataset.peer);
+            if (!details) return;
+            details.open = true;
+            details.scrollIntoView({ block: "nearest" });
           });
         });
         </script>
@@ -45,9 +56,29 @@ extension HTMLReport {
             }
             row.append(text(sizes.joined(separator: ", ")))
             row.append(text([peer.failedPhase.map { "in \($0)" }, peer.failureReason].compactMap { $0 }.joined(separator: ": ")))
-            html += "<tr class=\"\(peer.outcome == .failed ? "fail" : "")\">" + row.joined() + "</tr>"
+            let opens = peer.series == nil ? "" : " data-peer=\"peer-series-\(rank + 1)\""
+            html += "<tr class=\"\(peer.outcome == .failed ? "fail" : "")\"\(opens)>" + row.joined() + "</tr>"
         }
-        return html + "</tbody></table>"
+        return html + "</tbody></table>" + seriesCharts(ranked.map(\.peer))
+    }
+
+    /// Each ranked peer's own seconds (`PeerRecord.series`): fps, loss, jitter and freezes
+    /// on one chart, in a closed `<details>` its table row opens.
+    private static func seriesCharts(_ peers: [PeerRecord]) -> String {
+        var html = ""
+        for (rank, peer) in peers.enumerated() {
+            guard let seconds = peer.series else { continue }
+            func line(_ name: String, _ value: (PeerSecond) -> Double?) -> SVGChart.Series {
+                SVGChart.Series(name: name, points: seconds.compactMap { second in value(second).map { (x: second.tS, y: $0) } })
+            }
+            let chart = SVGChart.lines(title: "Peer \(peer.id), second by second", xLabel: "s", yLabel: "fps, %, ms, count", series: [
+                line("fps", \.fps), line("first-pass loss %", \.lossPct), line("video jitter ms", \.videoJitterMs),
+                line("audio jitter ms", \.audioJitterMs), line("freezes", { $0.freezes.map(Double.init) }),
+            ])
+            guard let chart else { continue }
+            html += "<details id=\"peer-series-\(rank + 1)\"><summary>#\(rank + 1) \(Format.escape(peer.id))</summary>\(chart)</details>"
+        }
+        return html.isEmpty ? "" : "<h3>Each peer over time</h3><p>Click a peer's row to open its chart.</p>" + html
     }
 
     /// A number cell: sorted by its value (nothing measured sorts below every value).

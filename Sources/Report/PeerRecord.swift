@@ -38,6 +38,8 @@ public struct PeerRecord: Codable, Equatable, Sendable {
     public var signalingLostReason: String?
     /// A room member's messages: sent, received, lost and duplicated (`RoomMessageCounts`).
     public var messages: RoomMessageCounts?
+    /// Its received media second by second while it ran (the last 600 s; nil without media).
+    public var series: [PeerSecond]?
 
     /// Its one final state as `connected_peers` counts it: it finished setup (WebRTC peers:
     /// set up; members: joined a room, or logged in to an OWT portal) and did not fail

@@ -89,6 +89,33 @@ final class ReportRenderingTests: XCTestCase {
         XCTAssertEqual(try order(afterClicking: ["peer"]), ["peer-90", "peer-200", "peer-1000"], "text descending")
     }
 
+    /// A click on a peer's row opens that peer's own chart, second by second; without
+    /// scripts every chart is there, closed; a peer without media has none.
+    func testClickingAPeersRowOpensItsOwnChartInChromium() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("series-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var peers = [1_000.0, 200, 90].map { setup in
+            PeerRecord(id: "peer-\(Int(setup))", group: 0, role: "player", startedAtMs: 0, endedAtMs: 5_000, phases: ["setup_ms": setup], outcome: .completed)
+        }
+        for index in 0..<2 {
+            peers[index].series = (1...5).map { PeerSecond(tS: Double($0), lossPct: $0 == 3 ? 8 : 0, fps: 30, freezes: $0 == 3 ? 1 : 0, videoJitterMs: 2) }
+        }
+        let report = RunReport(rtcswarmVersion: "test", scenarioName: "series check", resolvedScenario: "{}", seed: 1,
+                               startedAt: "2026-11-29T00:00:00Z", durationS: 5,
+                               cells: [CellReport(label: "default", metrics: MetricSet(), peers: peers)], workers: [])
+        let html = HTMLReport.render(report)
+        XCTAssertEqual(html.components(separatedBy: "<details id=\"peer-series-").count - 1, 2, "a chart for each peer with a series")
+        XCTAssertTrue(html.contains(">Peer peer-200, second by second</text>"))
+        XCTAssertFalse(html.contains("<details open"), "closed without scripts")
+        let page = folder.appendingPathComponent("clicked.html")
+        let click = "document.querySelectorAll('table.peers tr[data-peer]')[1].click();"
+        try Data(html.replacingOccurrences(of: "</body>", with: "<script>\(click)</script></body>").utf8).write(to: page)
+        let dom = try HeadlessChromium.dumpDOM(of: page)
+        XCTAssertTrue(dom.contains("<details id=\"peer-series-2\" open=\"\">"), "the clicked row's chart is open")
+        XCTAssertFalse(dom.contains("<details id=\"peer-series-1\" open"), "the others stay closed")
+    }
+
     private func chartPixels(_ png: URL, _ red: String = "31", _ green: String = "119", _ blue: String = "180") throws -> Int {
         let python = try PythonPeers.python()
         let result = try ExternalTool.run(python, [PythonPeers.script("png_colors.py"), png.path, red, green, blue])

@@ -525,6 +525,11 @@ final class CallRunTests: XCTestCase {
             XCTAssertEqual(ssim.frames, decoded)
             XCTAssertTrue(ssim.min <= ssim.p5 && ssim.p5 <= ssim.mean && ssim.mean <= 1, "\(ssim)")
             XCTAssertGreaterThan(ssim.mean, 0.8, "\(ssim)")
+            // Its own seconds (report.html's per-peer chart): a 3 s call at 30 fps.
+            let seconds = try XCTUnwrap(peer.series)
+            XCTAssertGreaterThanOrEqual(seconds.count, 2)
+            XCTAssertEqual(try XCTUnwrap(seconds.compactMap(\.fps).max()), 30, accuracy: 4)
+            XCTAssertEqual(seconds.compactMap(\.lossPct).max(), 0)
         }
         XCTAssertNotNil(report.cells.first?.metrics.value(at: MetricAddress(.psnrDb, .min)))
         XCTAssertEqual(report.cells.first?.metrics.histograms[.ssim]?.count, 2, "one mean per decoded stream")

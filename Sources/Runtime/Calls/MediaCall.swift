@@ -40,8 +40,8 @@ final class MediaCall {
         var videoSizeChanges: [ReceivedStreamObserver.SizeChange] = []
     }
 
-    private let loop: EventLoop
-    private let recorder: RunRecorder
+    let loop: EventLoop
+    let recorder: RunRecorder
     private let fanout: MediaFanout
     let media: Media
     private(set) var host: DatagramHost<Peer>?
@@ -49,9 +49,11 @@ final class MediaCall {
     private lazy var sending = MediaSending(video: media.video, audio: media.audio, fanout: fanout) { [weak self] frame, kind in
         self?.send(frame, kind: kind)
     }
-    private var observers: [String: ReceivedStreamObserver] = [:]
+    private(set) var observers: [String: ReceivedStreamObserver] = [:]
     /// Its running receive totals' token in the recorder, while the call runs.
     private var liveToken: Int?
+    /// Its own per-second figures (`MediaCall+Live.swift`), from the same totals.
+    var series = CallSeries(start: 0)
     private(set) var isConnected = false
     var onConnected: () -> Void = {}
     var onFailed: (PeerFailure) -> Void = { _ in }
@@ -75,7 +77,8 @@ final class MediaCall {
                ice: ICEConfiguration, seed: UInt64, negotiate: (Peer) throws -> Void) throws {
         let host = try DatagramHost<Peer>(loop: loop, bindTo: localAddress, send: impairment.send, receive: impairment.receive,
                                 runStart: recorder.runStart, seed: seed)
-        liveToken = liveToken ?? recorder.addLive { [weak self] in self?.receiveTotals() ?? ReceiveTotals() }
+        if liveToken == nil { series = CallSeries(start: recorder.offset(loop.now()) / 1000) }
+        liveToken = liveToken ?? recorder.addLive { [weak self] in self?.sampleLive() ?? ReceiveTotals() }
         var transceivers: [PeerTransceiver] = []
         if media.audio != nil {
             transceivers.append(PeerTransceiver(mid: "0", kind: .audio, direction: media.direction, codecs: [.opus()]))
@@ -189,27 +192,6 @@ final class MediaCall {
 
     /// Stops sending media; the call stays up and goes on receiving.
     func stopSending() { sending.stop() }
-
-    /// What the call has received so far, counted as its record will count it.
-    private func receiveTotals() -> ReceiveTotals {
-        guard let peer else { return ReceiveTotals() }
-        var totals = ReceiveTotals()
-        for received in peer.stats(now: loop.now()).received {
-            totals.packetsExpected += Int(received.rtp.packetsExpected)
-            totals.packetsLostFirstPass += Int(max(0, received.rtp.packetsLost) + received.rtp.packetsRecovered)
-            totals.nacks += received.rtp.nacksSent
-            totals.plis += received.rtp.plisSent
-            guard received.codec.isVideo else {
-                totals.liveAudioJitterMs.append(received.rtp.jitterMs)
-                continue
-            }
-            totals.liveVideoJitterMs.append(received.rtp.jitterMs)
-            totals.videoFrames += observers[received.mid]?.frames ?? 0
-            totals.freezes += observers[received.mid]?.freezeCount ?? 0
-            totals.liveVideoStreams += 1
-        }
-        return totals
-    }
 
     /// Stops media, reads the figures, closes the peer (DTLS close_notify) and its socket.
     /// `setupFrom`: where `setup_ms` starts (the peer's start, or its partner's arrival).

@@ -173,6 +173,7 @@ final class MediaPeerLifecycle {
                                 candidatePair: pair, streams: streams, sentStreams: sent.isEmpty ? nil : sent)
         record.signalingLostAtMs = signalingLost?.atMs
         record.signalingLostReason = signalingLost?.reason
+        record.series = call.series.seconds.isEmpty ? nil : call.series.seconds
         onEnd(&record)
         recorder.finish(record)
     }

@@ -68,7 +68,10 @@ public struct ReceiveTotals: Codable, Sendable, Equatable {
 /// second, frames per second per live video stream (with the counts behind them) and the
 /// freezes that began in it.
 struct ReceiveSeries {
-    private var last: (t: Double, totals: ReceiveTotals) = (0, ReceiveTotals())
+    private var last: (t: Double, totals: ReceiveTotals)
+
+    /// A series whose first stretch starts at `start` seconds from the run's start.
+    init(start: Double = 0) { last = (start, ReceiveTotals()) }
 
     /// Sets `sample`'s receive figures for the stretch since the previous one; nil figures
     /// where it had nothing to measure (no packet expected, no video).
