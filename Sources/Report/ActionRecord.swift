@@ -53,6 +53,20 @@ public struct ActionRecord: Codable, Equatable, Sendable {
     }
 }
 
+extension ActionRecord {
+    /// Two shards' records of the same timeline: each action's peers added, its figures
+    /// measured again over both shards' `peers`.
+    static func merged(_ a: [ActionRecord], _ b: [ActionRecord], peers: [PeerRecord]) -> [ActionRecord] {
+        var byEntry: [Int: ActionRecord] = [:]
+        for action in a + b {
+            var record = byEntry[action.entry] ?? ActionRecord(entry: action.entry, atS: action.atS, group: action.group, action: action.action, peers: 0)
+            record.peers += action.peers
+            byEntry[action.entry] = record
+        }
+        return withFigures(byEntry.values.sorted { $0.entry < $1.entry }, from: peers)
+    }
+}
+
 /// One cost figure of an action: how many values (or a bare count), and for a distribution
 /// its median, 95th percentile and maximum.
 public struct ActionFigure: Codable, Equatable, Sendable {

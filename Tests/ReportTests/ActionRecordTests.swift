@@ -35,6 +35,21 @@ final class ActionRecordTests: XCTestCase {
         XCTAssertEqual(actions[2].figures["unmutes_missed"], ActionFigure(count: 1))
     }
 
+    /// Two shards, the first with receivers p0 and p1, the second with p2: merged, each
+    /// action has both shards' peers and its figures over all three receivers.
+    func testShardsMergeIntoOneRecordPerAction() throws {
+        let all = peers()
+        func shard(_ peers: [PeerRecord], acting: Int) -> RunReport {
+            var cell = CellReport(label: "default", metrics: MetricSet(), peers: peers)
+            cell.actions = ActionRecord.withFigures(planned.map { var action = $0; action.peers = acting; return action }, from: peers)
+            return ReportFixtures.report(cells: [cell])
+        }
+        let merged = try XCTUnwrap(try ReportMerge.merge([shard(Array(all.prefix(2)), acting: 2), shard([all[2]], acting: 1)]).cells.first?.actions)
+        XCTAssertEqual(merged.map(\.peers), [3, 3, 3])
+        XCTAssertEqual(merged, ActionRecord.withFigures(planned.map { var action = $0; action.peers = 3; return action }, from: all))
+        XCTAssertEqual(merged[0].figures["switches_missed"], ActionFigure(count: 1))
+    }
+
     func testTheSummaryTablesAndTheChartsMarkEachAction() throws {
         let samples = (1...10).map { TimeSample(tS: Double($0), connectingPeers: 0, connectedPeers: 3, failedPeers: 0, receiveKbps: 500,
                                                 sendKbps: 500, lagP99Ms: 1, fps: 30) }
