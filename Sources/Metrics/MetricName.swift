@@ -36,6 +36,12 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
     case switchMs = "switch_ms"
     /// Switches whose new size never arrived at a receiver.
     case switchesMissed = "switches_missed"
+    /// From a timeline unmute to the first packet, and to the first frame showing the
+    /// track again (video: a keyframe), at a receiver.
+    case unmuteFirstPacketMs = "unmute_first_packet_ms"
+    case unmuteFirstFrameMs = "unmute_first_frame_ms"
+    /// Frames a receiver got inside a planned "stop" mute (the server replayed, or the mute failed).
+    case framesWhileMuted = "frames_while_muted"
     case latencyMs = "latency_ms"
     case psnrDb = "psnr_db"
     /// SSIM (Y) of a decoded stream: its mean, and its 5th-percentile frame.
@@ -97,7 +103,7 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
 
     public var kind: Kind {
         switch self {
-        case .nacks, .plis, .failedPeers, .socketDrops, .framesUnknownSize, .switchesMissed, .messagesSent, .messagesRelayed, .messagesReceived,
+        case .nacks, .plis, .failedPeers, .socketDrops, .framesUnknownSize, .switchesMissed, .framesWhileMuted, .messagesSent, .messagesRelayed, .messagesReceived,
              .messagesLost, .messagesDuplicated: .counter
         case .connectedPeers: .gauge
         default: .distribution

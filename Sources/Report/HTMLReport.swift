@@ -69,6 +69,11 @@ public enum HTMLReport {
             }
         }
         func overTime(_ value: @escaping (TimeSample) -> Double?) -> [SVGChart.Series] { overTime([("", value)]) }
+        // Every timeline action, once, on every time-series chart.
+        let markers = cells.flatMap { $0.actions ?? [] }.reduce(into: [SVGChart.Marker]()) { list, action in
+            let marker = SVGChart.Marker(x: action.atS, label: action.action)
+            if !list.contains(marker) { list.append(marker) }
+        }
         func any(_ value: (TimeSample) -> Double?) -> Bool { cells.contains { $0.timeSeries.contains { (value($0) ?? 0) > 0 } } }
         var charts: [String?] = [
             SVGChart.lines(title: "Setup time (CDF)", xLabel: "setup_ms", yLabel: "% of peers", series: cdf(.setupMs)),
@@ -76,23 +81,23 @@ public enum HTMLReport {
             SVGChart.lines(title: "Message relay time (CDF)", xLabel: "relay_ms", yLabel: "% of messages", series: cdf(.relayMs)),
             SVGChart.lines(title: "Packet loss per stream (CDF)", xLabel: "loss_pct", yLabel: "% of streams", series: cdf(.videoLossPct, .audioLossPct)),
             SVGChart.lines(title: "Jitter per stream (CDF)", xLabel: "jitter_ms", yLabel: "% of streams", series: cdf(.videoJitterMs, .audioJitterMs)),
-            SVGChart.lines(title: "Peers connected and failed", xLabel: "s", yLabel: "peers",
+            SVGChart.lines(title: "Peers connected and failed", xLabel: "s", markers: markers, yLabel: "peers",
                            series: overTime([("connected", { Double($0.connectedPeers) }), ("failed", { Double($0.failedPeers) })])),
-            SVGChart.lines(title: "Bitrate sent and received", xLabel: "s", yLabel: "kbit/s",
+            SVGChart.lines(title: "Bitrate sent and received", xLabel: "s", markers: markers, yLabel: "kbit/s",
                            series: any(\.receiveKbps) || any(\.sendKbps) ? overTime([("sent", \.sendKbps), ("received", \.receiveKbps)]) : []),
-            SVGChart.lines(title: "First-pass loss per second", xLabel: "s", yLabel: "% of packets", series: overTime(\.lossPct)),
-            SVGChart.lines(title: "NACKs sent per second", xLabel: "s", yLabel: "NACKs/s",
+            SVGChart.lines(title: "First-pass loss per second", xLabel: "s", markers: markers, yLabel: "% of packets", series: overTime(\.lossPct)),
+            SVGChart.lines(title: "NACKs sent per second", xLabel: "s", markers: markers, yLabel: "NACKs/s",
                            series: any(\.nacksPerS) ? overTime(\.nacksPerS) : []),
-            SVGChart.lines(title: "Received fps per video stream", xLabel: "s", yLabel: "fps", series: overTime(\.fps)),
-            SVGChart.lines(title: "Video freezes per second", xLabel: "s", yLabel: "freezes",
+            SVGChart.lines(title: "Received fps per video stream", xLabel: "s", markers: markers, yLabel: "fps", series: overTime(\.fps)),
+            SVGChart.lines(title: "Video freezes per second", xLabel: "s", markers: markers, yLabel: "freezes",
                            series: overTime { $0.freezes.map(Double.init) }),
-            SVGChart.lines(title: "Jitter of the streams being received", xLabel: "s", yLabel: "ms",
+            SVGChart.lines(title: "Jitter of the streams being received", xLabel: "s", markers: markers, yLabel: "ms",
                            series: overTime([("video p50", \.videoJitterP50Ms), ("video p95", \.videoJitterP95Ms),
                                              ("audio p50", \.audioJitterP50Ms), ("audio p95", \.audioJitterP95Ms)])),
-            SVGChart.lines(title: "Room message relay time per second", xLabel: "s", yLabel: "ms",
+            SVGChart.lines(title: "Room message relay time per second", xLabel: "s", markers: markers, yLabel: "ms",
                            series: overTime([("p50", \.relayP50Ms), ("p95", \.relayP95Ms)])),
-            SVGChart.lines(title: "Worker event-loop lag p99", xLabel: "s", yLabel: "ms", series: any(\.lagP99Ms) ? overTime(\.lagP99Ms) : []),
-            SVGChart.lines(title: "Busiest worker's CPU", xLabel: "s", yLabel: "% of a core", series: overTime(\.cpuPct)),
+            SVGChart.lines(title: "Worker event-loop lag p99", xLabel: "s", markers: markers, yLabel: "ms", series: any(\.lagP99Ms) ? overTime(\.lagP99Ms) : []),
+            SVGChart.lines(title: "Busiest worker's CPU", xLabel: "s", markers: markers, yLabel: "% of a core", series: overTime(\.cpuPct)),
             SVGChart.bars(title: "Resolution survival, minimum per cell", yLabel: "%", bars: cells.compactMap { cell in
                 cell.metrics.value(at: MetricAddress(.resolutionSurvival, .min)).map { (label: cell.label, value: $0) }
             }),
@@ -101,7 +106,7 @@ public enum HTMLReport {
         charts.append(SVGChart.bars(title: "Video frames received by resolution (\(resolutions.framesReceived) in all)", yLabel: "frames",
                                     bars: resolutions.rows.map { (label: $0.size, value: Double($0.frames)) }))
         for key in Set(cells.flatMap(\.serverSamples).flatMap(\.values.keys)).sorted() {
-            charts.append(SVGChart.lines(title: "Server: \(key)", xLabel: "s", yLabel: key, series: cells.map { cell in
+            charts.append(SVGChart.lines(title: "Server: \(key)", xLabel: "s", markers: markers, yLabel: key, series: cells.map { cell in
                 SVGChart.Series(name: cell.label, points: cell.serverSamples.compactMap { sample in sample.values[key].map { (x: sample.tS, y: $0) } })
             }))
         }

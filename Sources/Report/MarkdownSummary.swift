@@ -24,6 +24,9 @@ public enum MarkdownSummary {
         }
         lines += ResolutionCounts(report.cells).markdown
         for cell in report.cells {
+            lines += ActionRecord.markdown(cell.actions ?? [], cell: report.cells.count > 1 ? cell.label : "")
+        }
+        for cell in report.cells {
             lines += RoomMessageSummary.markdown(cell.rooms ?? [], cell: report.cells.count > 1 ? cell.label : "")
         }
         let thresholds = report.cells.flatMap { cell in cell.thresholds.map { (cell.label, $0) } }

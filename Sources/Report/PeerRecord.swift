@@ -127,6 +127,9 @@ public struct StreamRecord: Codable, Equatable, Sendable {
     /// The size changes its sender made (timeline `video.resolution`), each timed from the
     /// action to the first frame of the new size; nil when there were none.
     public var switches: [ResolutionSwitch]?
+    /// Its sender's planned mutes of this track (timeline `video.mute` / `audio.mute`) as
+    /// seen here; nil when there were none.
+    public var mutes: [MuteRecord]?
 
     public init(kind: String, codec: String, packetsReceived: Int, packetsExpected: Int, lossPct: Double, residualLossPct: Double,
                 burstMax: Int, jitterMs: Double, framesReceived: Int = 0, frameLossPct: Double = 0, fps: Double = 0,

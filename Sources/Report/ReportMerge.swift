@@ -80,6 +80,7 @@ public enum ReportMerge {
                 ? Dictionary(shards.map { ($0.room, $0.relayed ?? 0) }, uniquingKeysWith: +) : nil
             result.rooms = RoomMessageSummary.rooms(of: result.peers, relayedByRoom: relayed)
         }
+        if a.actions != nil || b.actions != nil { result.actions = ActionRecord.merged(a.actions ?? [], b.actions ?? [], peers: result.peers) }
         return result
     }
 

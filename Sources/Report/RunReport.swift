@@ -83,6 +83,8 @@ public struct CellReport: Codable, Equatable, Sendable {
     public var serverSamples: [ServerSample]
     /// Per room, by name, the members' messages and the server's relays (rooms with members only).
     public var rooms: [RoomMessageSummary]?
+    /// Each timeline action, the peers that did it and its cost at the receivers (nil without a timeline).
+    public var actions: [ActionRecord]?
 
     public init(label: String, parameters: [String: String] = [:], metrics: MetricSet, thresholds: [ThresholdOutcome] = [],
                 timeSeries: [TimeSample] = [], peers: [PeerRecord] = [], serverSamples: [ServerSample] = []) {

@@ -7,18 +7,30 @@ enum SVGChart {
         let points: [(x: Double, y: Double)]
     }
 
+    /// A vertical line at `x` with its label: a timeline action on a time-series chart.
+    struct Marker: Equatable {
+        let x: Double
+        let label: String
+    }
+
     static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
     static let width = 640.0
     static let height = 260.0
     static let margin = (left: 56.0, right: 16.0, top: 28.0, bottom: 40.0)
 
-    /// A line chart of one or more series, with labelled axes and a legend; nil without data.
-    static func lines(title: String, xLabel: String, yLabel: String, series: [Series]) -> String? {
+    /// A line chart of one or more series, with labelled axes, a legend and `markers`
+    /// (dashed, labelled at the top); nil without data.
+    static func lines(title: String, xLabel: String, markers: [Marker] = [], yLabel: String, series: [Series]) -> String? {
         let all = series.flatMap(\.points)
         guard !all.isEmpty else { return nil }
-        let xRange = niceRange(all.map(\.x))
+        let xRange = niceRange(all.map(\.x) + markers.map(\.x))
         let yRange = niceRange(all.map(\.y))
         var body = axes(title: title, xLabel: xLabel, yLabel: yLabel, xRange: xRange, yRange: yRange)
+        for marker in markers {
+            let x = fmt(xPosition(marker.x, xRange))
+            body += "<line class=\"marker\" x1=\"\(x)\" y1=\"\(fmt(margin.top))\" x2=\"\(x)\" y2=\"\(fmt(height - margin.bottom))\" stroke=\"#777\" stroke-dasharray=\"4 3\"/>"
+            body += "<text x=\"\(x)\" y=\"\(fmt(margin.top - 2))\" text-anchor=\"middle\" font-size=\"9\" fill=\"#555\">\(Format.escape(marker.label))</text>"
+        }
         for (index, item) in series.enumerated() where !item.points.isEmpty {
             let color = palette[index % palette.count]
             let points = item.points.map { "\(fmt(xPosition($0.x, xRange))),\(fmt(yPosition($0.y, yRange)))" }.joined(separator: " ")

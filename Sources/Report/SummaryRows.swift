@@ -14,6 +14,8 @@ enum SummaryRows {
         MetricAddress(.videoFrameLossPct, .max), MetricAddress(.fps, .mean), MetricAddress(.freezeCount, .max),
         MetricAddress(.harnessFreezeCount, .max),
         MetricAddress(.resolutionSurvival, .min), MetricAddress(.framesUnknownSize), MetricAddress(.latencyMs, .p95), MetricAddress(.psnrDb, .mean),
+        MetricAddress(.unmuteFirstPacketMs, .p95), MetricAddress(.unmuteFirstFrameMs, .p95), MetricAddress(.unmuteFirstFrameMs, .max),
+        MetricAddress(.framesWhileMuted),
         MetricAddress(.ssim, .mean), MetricAddress(.ssimP5, .min),
         MetricAddress(.rttMs, .p95), MetricAddress(.nacks), MetricAddress(.plis),
         MetricAddress(.joinMs, .p50), MetricAddress(.joinMs, .p95), MetricAddress(.relayMs, .p50), MetricAddress(.relayMs, .p99),

@@ -24,7 +24,11 @@ extension TimelineAction {
         case .videoBitrate:
             guard let bitrateKbps else { throw ScenarioError(path: "\(path).bitrate_kbps", "video.bitrate_kbps needs bitrate_kbps, e.g. 1500") }
             try VideoSettings.validate(bitrateKbps: bitrateKbps, path: "\(path).bitrate_kbps")
+        case .videoMute, .videoUnmute, .audioMute, .audioUnmute:
+            try validateMute(path: path, scenario: scenario, groups: groups)
+            return
         }
+        try check(mode == nil, "\(path).mode", "only mute actions take a mode; \(action.rawValue) does not")
         for index in groups { try checkGroup(index, of: scenario, path: path) }
     }
 

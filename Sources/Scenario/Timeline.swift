@@ -9,6 +9,11 @@ public struct TimelineAction: Codable, Equatable, Sendable {
         case videoResolution = "video.resolution"
         case videoFps = "video.fps"
         case videoBitrate = "video.bitrate_kbps"
+        /// Stop and resume sending a track (`mode`: `Timeline+Mute.swift`); no renegotiation.
+        case videoMute = "video.mute"
+        case videoUnmute = "video.unmute"
+        case audioMute = "audio.mute"
+        case audioUnmute = "audio.unmute"
     }
 
     /// Seconds from the run's start.
@@ -24,6 +29,8 @@ public struct TimelineAction: Codable, Equatable, Sendable {
     public var resolution: Resolution?
     public var fps: Int?
     public var bitrateKbps: Int?
+    /// What a muted track sends (mute actions only; default "stop").
+    public var mode: MuteMode?
 }
 
 /// Which groups an action applies to: one by index or name, or all of them.

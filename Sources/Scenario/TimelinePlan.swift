@@ -12,10 +12,13 @@ public struct PlannedAction: Equatable, Sendable {
 extension ExecutionPlan {
     /// The slots of `group` that timeline entry `entry` picks and when each acts: the
     /// scenario's seed shuffles the slots, the first `share_pct` of them act, at even steps
-    /// over `spread_s` in that order. A pair's slot is a call: both its sides act.
+    /// over `spread_s` in that order. A pair's slot is a call: both its sides act. Every
+    /// mute and unmute of one track shuffles alike, so an unmute with its mute's share
+    /// picks the peers that mute did.
     static func picks(entry: Int, _ action: TimelineAction, of scenario: Scenario, group: Int) -> [Int: Int64] {
         let count = scenario.groups[group].count
-        var generator = SeededGenerator(seed: SeededGenerator.mixing(scenario.effectiveSeed, 0x7173_6c6e, UInt64(entry), UInt64(group)))
+        let salt = action.action.mutedTrack.map { 1 << 32 + ($0 == .video ? 0 : 1) } ?? UInt64(entry)
+        var generator = SeededGenerator(seed: SeededGenerator.mixing(scenario.effectiveSeed, 0x7173_6c6e, salt, UInt64(group)))
         let slots = Array(0..<count).shuffled(using: &generator)
         let chosen = Int((Double(count) * (action.sharePct ?? 100) / 100).rounded())
         let start = milliseconds(action.atS)
@@ -39,15 +42,25 @@ extension ExecutionPlan {
         return planned.sorted { ($0.atMs, $0.entry) < ($1.atMs, $1.entry) }
     }
 
-    /// The size changes of the video `peer` receives: those of its sender, the other side
-    /// of its call (the same slot) or, for a player, the publisher of its stream.
+    /// The size changes of the video `peer` receives (its sender's `video.resolution` actions).
     public func videoSizeChanges(receivedBy peer: Peer, in scenario: Scenario) -> [PlannedAction] {
+        sendersActions(receivedBy: peer, in: scenario).filter { $0.action.action == .videoResolution }
+    }
+
+    /// When the media `peer` receives is planned muted (its sender's mutes and unmutes).
+    public func muteWindows(receivedBy peer: Peer, in scenario: Scenario) -> [MuteWindow] {
+        MuteWindow.windows(of: sendersActions(receivedBy: peer, in: scenario))
+    }
+
+    /// The actions of the sender of what `peer` receives: the other side of its call (the
+    /// same slot) or, for a player, the publisher of its stream.
+    private func sendersActions(receivedBy peer: Peer, in scenario: Scenario) -> [PlannedAction] {
         let sender: Peer? = switch scenario.groups[peer.group].role {
         case .pair, .echo: peer
         case .player: peers.first { $0.stream == peer.stream && scenario.groups[$0.group].role == .publisher }
         case .publisher, .member: nil
         }
         guard let sender else { return [] }
-        return Self.actions(for: sender, in: scenario).filter { $0.action.action == .videoResolution }
+        return Self.actions(for: sender, in: scenario)
     }
 }

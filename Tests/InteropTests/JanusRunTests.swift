@@ -20,7 +20,7 @@ final class JanusRunTests: XCTestCase {
         (report.warnings ?? []).filter { !$0.contains("the encoders fell behind real time") }
     }
 
-    private func startJanus(webSocket: Bool = false) throws -> JanusServer {
+    func startJanus(webSocket: Bool = false) throws -> JanusServer {
         let executable = try ExternalTool.require("janus", installHint: "apt-get install janus")
         let janus = try JanusServer(executable: executable, shim: try LoopbackShim.library(), webSocket: webSocket)
         guard try JanusServer.waitUntilAnswering(janus, loop: try EventLoop()) else {

@@ -21,7 +21,8 @@ final class TimelineTests: XCTestCase {
 
     func testEachWrongTimelineGivesOneMessageNamingTheField() {
         let cases: [(String, String)] = [
-            ("[{ at_s: 1, action: 'video.mute' }]", "timeline[0].action: \"video.mute\" is not one of video.resolution, video.fps, video.bitrate_kbps"),
+            ("[{ at_s: 1, action: 'video.blur' }]",
+             "timeline[0].action: \"video.blur\" is not one of video.resolution, video.fps, video.bitrate_kbps, video.mute, video.unmute, audio.mute, audio.unmute"),
             ("[{ at_s: 30, group: 0, action: 'video.fps', fps: 15 }]",
              "timeline[0].at_s: 30 must be from 0 to less than the run's duration_s (30)"),
             ("[{ at_s: -1, group: 0, action: 'video.fps', fps: 15 }]",
@@ -46,7 +47,7 @@ final class TimelineTests: XCTestCase {
              "timeline[0].share_pct: 0 must be more than 0 and at most 100"),
             ("[{ at_s: 20, group: 0, spread_s: 10, action: 'video.fps', fps: 15 }]",
              "timeline[0].spread_s: 10 must be 0 or more and end before the run does (at_s + spread_s < 30)"),
-            ("[{ at_s: 1, group: 0, action: 'video.fps', fps: 15, colour: 'red' }]", "timeline[0].colour: unknown key (allowed here: action, at_s, bitrate_kbps, fps, group, resolution, share_pct, spread_s)"),
+            ("[{ at_s: 1, group: 0, action: 'video.fps', fps: 15, colour: 'red' }]", "timeline[0].colour: unknown key (allowed here: action, at_s, bitrate_kbps, fps, group, mode, resolution, share_pct, spread_s)"),
         ]
         for (timeline, expected) in cases {
             XCTAssertEqual(message(timeline), expected, timeline)

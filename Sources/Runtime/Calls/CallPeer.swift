@@ -40,8 +40,10 @@ public final class CallPeer: PeerDriver {
         public var plannedStop: Instant?
         /// How long after setup what it receives may take to arrive.
         public var receiveTimeout: Duration = .seconds(5)
-        /// The size changes of the video it receives (its partner's timeline actions).
+        /// The size changes of the video it receives and the mutes of what it receives (its
+        /// partner's timeline actions).
         var videoSizeChanges: [ReceivedStreamObserver.SizeChange] = []
+        var mutes: [MuteObserver.Window] = []
     }
 
     public enum Partner: Sendable {
@@ -83,7 +85,8 @@ public final class CallPeer: PeerDriver {
         let call = MediaCall(loop: loop, recorder: recorder, fanout: fanout,
                              media: .init(video: settings.video, audio: settings.audio, direction: settings.direction, decode: settings.decode,
                                           receiveTimeout: settings.receiveTimeout, rtx: settings.rtx,
-                                          expectsOwnVideoSize: settings.partner == .rtcswarm, videoSizeChanges: settings.videoSizeChanges))
+                                          expectsOwnVideoSize: settings.partner == .rtcswarm, videoSizeChanges: settings.videoSizeChanges,
+                                          mutes: settings.mutes))
         life = MediaPeerLifecycle(loop: loop, recorder: recorder, call: call,
                                   identity: .init(id: settings.id, group: settings.group, role: settings.role),
                                   setupTimeout: settings.setupTimeout, remote: "the other side")

@@ -35,9 +35,10 @@ final class MediaCall {
         /// sender is not rtcswarm's (an external or browser partner): the first keyframe's
         /// size is the expected one.
         var expectsOwnVideoSize = true
-        /// When the video it receives changes size (its sender's `video.resolution`
-        /// actions): resolution survival follows them and each switch is timed.
+        /// What the sender of what it receives plans: size changes (`video.resolution`:
+        /// resolution survival follows them, each switch is timed) and mutes.
         var videoSizeChanges: [ReceivedStreamObserver.SizeChange] = []
+        var mutes: [MuteObserver.Window] = []
     }
 
     let loop: EventLoop
@@ -150,7 +151,7 @@ final class MediaCall {
         let observer = ReceivedStreamObserver(codec: frame.codec, publishedResolution: frame.codec.isVideo ? published : nil,
                                               frameRate: frameRate(of: frame.codec),
                                               decode: media.decode, stalls: loop.stalls,
-                                              sizeChanges: frame.codec.isVideo ? media.videoSizeChanges : [])
+                                              sizeChanges: frame.codec.isVideo ? media.videoSizeChanges : [], mutes: media.mutes)
         observers[frame.mid] = observer
         return observer
     }

@@ -4,13 +4,16 @@ import Scenario
 
 /// What a call sends: each kind's current track and the worker's shared encoder behind it,
 /// subscribed once the call is connected. A timeline action switches the video to the
-/// encoder of the new settings (no renegotiation; the new size starts on a keyframe); an
-/// encoder nobody takes frames from any more stops.
+/// encoder of the new settings (no renegotiation; the new size starts on a keyframe), and
+/// a mute takes the kind off its encoder ("stop") or onto the shared encoder of black
+/// frames or silence at its settings; an encoder nobody takes frames from any more stops.
 final class MediaSending {
     private let fanout: MediaFanout
     /// Hands one packetized frame of a kind to the peer.
     private let deliver: (PacketizedFrame, MediaKind) -> Void
     private var tracks: [MediaKind: SharedEncoder.Track] = [:]
+    /// The kinds muted now, with what they send meanwhile.
+    private var muted: [MediaKind: MuteMode] = [:]
     /// The sending section's stream per kind, once connected.
     private var streams: [MediaKind: SentStreamStats] = [:]
     /// The encoder each kind takes frames from now.
@@ -36,23 +39,45 @@ final class MediaSending {
     /// A receiver lost its picture (PLI/FIR).
     func requestKeyframe() { attached[.video]?.requestKeyframe() }
 
-    /// A timeline action on the video this call sends.
+    /// A timeline action on what this call sends: new video settings, or a mute or unmute.
     func apply(_ action: TimelineAction) {
+        if let track = action.action.mutedTrack {
+            let kind: MediaKind = track == .video ? .video : .audio
+            muted[kind] = action.action.mutes ? action.muteMode : nil
+            reattach(kind)
+            return
+        }
         guard let track = tracks[.video]?.applying(action), track != tracks[.video] else { return }
-        let wasAttached = attached[.video] != nil
-        detach(.video)
         tracks[.video] = track
-        if wasAttached { attach(.video) }
+        reattach(.video)
     }
 
     /// Stops sending; the call stays up.
     func stop() {
         for kind in attached.keys { detach(kind) }
+        streams = [:]
     }
 
-    /// Takes `kind`'s frames from the encoder of its current track, from a keyframe on.
+    /// What `kind` sends now: its track, the black or silent stand-in of a muted one, or
+    /// nothing (a "stop" mute).
+    private func sending(_ kind: MediaKind) -> SharedEncoder.Track? {
+        guard let track = tracks[kind] else { return nil }
+        switch muted[kind] {
+        case nil: return track
+        case .stop?: return nil
+        case .black?, .silence?: return .muted(track)
+        }
+    }
+
+    /// Moves `kind` to the encoder of what it sends now, once the call sends it.
+    private func reattach(_ kind: MediaKind) {
+        detach(kind)
+        attach(kind)
+    }
+
+    /// Takes `kind`'s frames from the encoder of what it sends now, from a keyframe on.
     private func attach(_ kind: MediaKind) {
-        guard attached[kind] == nil, let track = tracks[kind], let stream = streams[kind] else { return }
+        guard attached[kind] == nil, let track = sending(kind), let stream = streams[kind] else { return }
         let encoder = fanout.encoder(for: track)
         fanout.senders.register(ssrc: stream.ssrc, timestampOffset: stream.timestampOffset, encoder: encoder)
         encoder.subscribe(self) { [weak self] frame in self?.deliver(frame, kind) }
@@ -62,9 +87,9 @@ final class MediaSending {
 
     /// Stops taking `kind`'s frames; its encoder stops when nobody else takes them.
     private func detach(_ kind: MediaKind) {
-        guard let encoder = attached.removeValue(forKey: kind), let track = tracks[kind] else { return }
+        guard let encoder = attached.removeValue(forKey: kind) else { return }
         encoder.unsubscribe(self)
         if let stream = streams[kind] { fanout.senders.unregister(ssrc: stream.ssrc) }
-        fanout.release(track)
+        fanout.release(encoder.track)
     }
 }

@@ -95,7 +95,7 @@ struct PeerFactory {
                 direction: group.isOneWay ? (peer.side == .callee ? .recvonly : .sendonly) : .sendrecv,
                 rtx: group.videoRtx,
                 plannedStop: group.partner == .external ? nil : recorder.runStart + .milliseconds(peer.stopMs),
-                receiveTimeout: receiveTimeout, videoSizeChanges: videoSizeChanges(receivedBy: peer))
+                receiveTimeout: receiveTimeout, videoSizeChanges: videoSizeChanges(receivedBy: peer), mutes: mutes(receivedBy: peer))
             return CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout,
                             openChannel: callChannel(peer, seed: seed))
         case .publisher, .player, .echo:
@@ -106,7 +106,7 @@ struct PeerFactory {
                                        audio: WorkerRun.audioTrack(group),
                                        direction: direction, decode: decode, receiveTimeout: receiveTimeout,
                                        endsWhenLost: reconnect(peer) != nil, rtx: group.videoRtx,
-                                       videoSizeChanges: videoSizeChanges(receivedBy: peer)),
+                                       videoSizeChanges: videoSizeChanges(receivedBy: peer), mutes: mutes(receivedBy: peer)),
                 impairment: (group.impairment?.send, group.impairment?.receive), ice: ice,
                 plannedStop: recorder.runStart + .milliseconds(peer.stopMs))
             return try WorkerRun.serverPeer(for: scenario.target, role: group.role, stream: peer.streamName,
@@ -154,6 +154,16 @@ struct PeerFactory {
             planned.action.resolution.map {
                 .init(at: recorder.runStart + .milliseconds(planned.atMs), size: $0, entry: planned.entry)
             }
+        }
+    }
+
+    /// When what `peer` receives is planned muted (its sender's mutes), on this run's clock.
+    private func mutes(receivedBy peer: ExecutionPlan.Peer) -> [MuteObserver.Window] {
+        guard let wholePlan else { return [] }
+        return wholePlan.muteWindows(receivedBy: peer, in: scenario).map { window in
+            .init(track: window.track, from: recorder.runStart + .milliseconds(window.fromMs),
+                  until: window.untilMs.map { recorder.runStart + .milliseconds($0) }, mode: window.mode, entry: window.entry,
+                  unmuteEntry: window.unmuteEntry)
         }
     }
 

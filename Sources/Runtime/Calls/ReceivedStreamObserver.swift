@@ -48,6 +48,8 @@ final class ReceivedStreamObserver {
     /// The sender's size changes in time order, and when each was first seen.
     private let sizeChanges: [SizeChange]
     private var changeSeen: [Int: Instant] = [:]
+    /// The sender's planned mutes of this stream's track.
+    private var mutes: MuteObserver
     private var latencyTotal = 0.0
     private var latencySamples = 0
 
@@ -56,8 +58,9 @@ final class ReceivedStreamObserver {
     private let audioDecoder: SampledAudioDecoder?
 
     init(codec: Codec, publishedResolution: Resolution?, frameRate: Double, decode: Bool = false, stalls: LoopStalls? = nil,
-         sizeChanges: [SizeChange] = []) {
+         sizeChanges: [SizeChange] = [], mutes: [MuteObserver.Window] = []) {
         self.codec = codec
+        self.mutes = MuteObserver(windows: mutes, isVideo: codec.isVideo)
         self.sizeChanges = sizeChanges.sorted { $0.at < $1.at }
         expectedResolution = publishedResolution
         self.frameRate = frameRate
@@ -71,11 +74,12 @@ final class ReceivedStreamObserver {
     /// `captureTime` is the sender's, when it is known (same worker).
     func observe(_ frame: ReceivedFrame, captureTime: Instant?) {
         frames += 1
+        mutes.observe(frame)
         if let captureTime {
             latencyTotal += frame.lastArrival.milliseconds(since: captureTime)
             latencySamples += 1
         }
-        if let last = lastArrival, frame.lastArrival - last > freezeLimit {
+        if let last = lastArrival, frame.lastArrival - last > freezeLimit, !mutes.explains(gapFrom: last, to: frame.lastArrival) {
             if stalls?.overlap(from: last, to: frame.lastArrival) == true {
                 harnessFreezeCount += 1
             } else {
@@ -148,6 +152,7 @@ final class ReceivedStreamObserver {
             nacks: statistics.nacksSent, jitterMaxMs: statistics.jitterMaxMs, lossEpisodes: statistics.burstEpisodes, packetsNacked: statistics.packetsNacked, packetsRecovered: Int(statistics.packetsRecovered), plis: statistics.plisSent + statistics.firsSent, ssrc: statistics.ssrc,
             framesDroppedLate: rtp.framesDroppedLate, framesIncomplete: max(0, lost - rtp.framesDroppedLate))
         record.switches = switches
+        record.mutes = mutes.records
         record.ssim = decoded.flatMap { SSIMFigures(frames: $0.ssimValues) }
         if let played = audioDecoder?.results {
             (record.framesDecoded, record.concealedFrames, record.markerHitPct) = (played.decoded, played.concealed, played.markerHitPct)
@@ -171,10 +176,12 @@ final class ReceivedStreamObserver {
         return "video arrived only at \(seen), never at the expected \(expectedResolution.map(\.description) ?? "?")"
     }
 
-    /// Frames the timestamps say were sent between the first and the last received.
+    /// Frames the timestamps say were sent between the first and the last received, less
+    /// those a "stop" mute planned unsent.
     private func expectedFrames() -> Int {
         guard let first = firstTimestamp, let last = lastTimestamp, frameRate > 0 else { return frames }
         let ticksPerFrame = Double(codec.clockRate) / frameRate
-        return Int((Double(last &- first) / ticksPerFrame).rounded()) + 1
+        let unsent = firstArrival.flatMap { from in lastArrival.map { mutes.stopped(from: from, to: $0).milliseconds / 1000 * frameRate } } ?? 0
+        return Int((Double(last &- first) / ticksPerFrame - unsent).rounded()) + 1
     }
 }

@@ -20,6 +20,9 @@ public final class SharedEncoder: @unchecked Sendable {
         /// encoded like the pattern, or an .ivf / Annex-B .h264 file sent as it is, looped.
         case video(codec: Codec, size: Resolution, fps: Int, bitrate: Int, keyframeInterval: Int, file: String?)
         case audio(channels: Int, bitrate: Int)
+        /// What a muted track sends (timeline `mode`): black frames at a video track's
+        /// settings, Opus silence at an audio track's; one encoder for every muted sender.
+        indirect case muted(Track)
     }
 
     public let track: Track
@@ -111,19 +114,27 @@ public final class SharedEncoder: @unchecked Sendable {
                 try encodeVideo(codec: codec, size: size, fps: fps, bitrate: bitrate, keyframeInterval: keyframeInterval)
             case .audio(let channels, let bitrate):
                 try encodeAudio(channels: channels, bitrate: bitrate)
+            case .muted(.video(let codec, let size, let fps, let bitrate, let keyframeInterval, _)):
+                try encodeVideo(codec: codec, size: size, fps: fps, bitrate: bitrate, keyframeInterval: keyframeInterval, black: true)
+            case .muted(.audio(let channels, let bitrate)):
+                try encodeAudio(channels: channels, bitrate: bitrate, silent: true)
+            case .muted(.muted):
+                return  // never made: MediaSending mutes only the track it sends
             }
         } catch {
             failure.withLock { $0 = "\(error)" }
         }
     }
 
-    private func encodeVideo(codec: Codec, size: Resolution, fps: Int, bitrate: Int, keyframeInterval: Int) throws {
+    /// The test pattern (or with `black`, a black picture) encoded at the track's settings.
+    private func encodeVideo(codec: Codec, size: Resolution, fps: Int, bitrate: Int, keyframeInterval: Int, black: Bool = false) throws {
         let encoder = try VideoEncoderConfig(codec: codec, bitrate: bitrate, frameRate: Double(fps), keyframeInterval: keyframeInterval).makeEncoder()
         var source = VideoSource()
         var lastForced: Instant?
         try paced(interval: .nanoseconds(1_000_000_000 / Int64(max(1, fps)))) { index, captureTime in
             if keyframeDue(now: captureTime, lastForced: &lastForced) { encoder.requestKeyframe() }
-            let frame = source.frame(index: index, width: size.width, height: size.height, captureTime: captureTime)
+            let frame = black ? VideoFrame(image: I420Image(width: size.width, height: size.height), index: index, captureTime: captureTime)
+                              : source.frame(index: index, width: size.width, height: size.height, captureTime: captureTime)
             guard let encoded = try encoder.encode(frame) else { return nil }
             return EncodedMediaFrame(codec: codec, bytes: encoded.bytes, isKeyframe: encoded.isKeyframe,
                                      rtpTimestamp: encoded.rtpTimestamp, captureTime: captureTime,
@@ -166,11 +177,12 @@ public final class SharedEncoder: @unchecked Sendable {
         }
     }
 
-    private func encodeAudio(channels: Int, bitrate: Int) throws {
+    /// The tone (or with `silent`, zero samples: Opus keeps sending frames, DTX off).
+    private func encodeAudio(channels: Int, bitrate: Int, silent: Bool = false) throws {
         let encoder = try OpusAudioEncoder(channels: channels, bitrate: bitrate)
         let source = AudioSource(channels: channels)
         try paced(interval: .milliseconds(20)) { index, captureTime in
-            let encoded = try encoder.encode(source.frame(index: index, captureTime: captureTime))
+            let encoded = try encoder.encode(source.frame(index: index, captureTime: captureTime, muted: silent))
             return EncodedMediaFrame(codec: .opus, bytes: encoded.bytes, isKeyframe: false,
                                      rtpTimestamp: encoded.rtpTimestamp, captureTime: captureTime)
         }

@@ -1,6 +1,7 @@
 import Metrics
 import Report
 import RTCBase
+import Scenario
 
 /// Collects what a worker's peers measure: the figures of METRICS.md, one record per
 /// peer as it ends (handed on at once, so `peers.ndjson` grows while the run goes on),
@@ -89,6 +90,7 @@ public final class RunRecorder {
             metrics.increment(.plis, by: stream.plis)
             if let concealed = stream.concealedFrames { metrics.record(Double(concealed), in: .audioConcealedFrames) }
             if let hits = stream.markerHitPct { metrics.record(hits, in: .audioMarkerHitPct) }
+            recordMutes(of: stream)
             guard stream.kind == "video" else { continue }
             metrics.record(stream.frameLossPct, in: .videoFrameLossPct)
             metrics.record(stream.fps, in: .fps)
@@ -108,6 +110,16 @@ public final class RunRecorder {
         }
         onRecord(record)
         for observer in observers { observer(record) }
+    }
+
+    /// How a stream's receiver saw its sender's mutes: the times after each unmute, and
+    /// frames inside a "stop" mute.
+    private func recordMutes(of stream: StreamRecord) {
+        for mute in stream.mutes ?? [] {
+            if let ms = mute.firstPacketMs { metrics.record(ms, in: .unmuteFirstPacketMs) }
+            if let ms = mute.firstFrameMs { metrics.record(ms, in: .unmuteFirstFrameMs) }
+            if mute.mode == MuteMode.stop.rawValue { metrics.increment(.framesWhileMuted, by: mute.framesDuring) }
+        }
     }
 
     /// A stream's packet figures into its kind's distributions.

@@ -43,6 +43,23 @@ extension ScenarioRunner {
         var report = CellReport(label: cell.label, parameters: cell.parameters, metrics: metrics, thresholds: outcomes,
                                 timeSeries: series.samples, peers: records, serverSamples: series.serverSamples)
         report.rooms = rooms.isEmpty ? nil : rooms
+        report.actions = Self.actions(of: scenario, plan: plan, records: records)
         return report
+    }
+
+    /// Each timeline action with the peers of `plan` that do it, and its cost from `records`.
+    static func actions(of scenario: Scenario, plan: ExecutionPlan, records: [PeerRecord]) -> [ActionRecord]? {
+        guard let timeline = scenario.timeline, !timeline.isEmpty else { return nil }
+        let acting = plan.peers.flatMap { ExecutionPlan.actions(for: $0, in: scenario).map(\.entry) }
+        let actions = timeline.enumerated().map { entry, action in
+            let group = switch action.group ?? .all {
+            case .all: "all"
+            case .index(let index): "\(index)"
+            case .name(let name): name
+            }
+            return ActionRecord(entry: entry, atS: action.atS, group: group, action: action.action.rawValue,
+                                peers: acting.filter { $0 == entry }.count)
+        }
+        return ActionRecord.withFigures(actions, from: records)
     }
 }
