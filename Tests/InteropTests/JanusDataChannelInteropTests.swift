@@ -1,6 +1,6 @@
 import EventLoop
 import Foundation
-@testable import PeerCore
+@testable import PeerCore // the association's SctpCounters (retransmissions), which Peer does not publish
 import RTCBase
 import SCTP
 import SDP
@@ -93,6 +93,7 @@ final class JanusDataChannelInteropTests: XCTestCase {
         XCTAssertEqual(intact, Self.sizes.count)
         XCTAssertEqual(received, Self.sizes.count, "one echo per message, no more")
         XCTAssertGreaterThanOrEqual(openMs, 0)
+        XCTAssertEqual(counters?.retransmissions, 0, "nothing is lost on loopback, so nothing is sent twice")
 
         var closed = false
         setup.onEvent = { if $0 == .closed { closed = true } }
