@@ -163,6 +163,9 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func runOnce(ready: inout [rs_epoll_event], timeoutMilliseconds: Int32) {
+        // Work queued between iterations (a driver or test that sent between steps of
+        // `run(until:)`) goes out before the loop sleeps, not after its next wake-up.
+        runEndOfIterationActions()
         armTimer()
         let due = timers.nextDue()
         let count = ready.withUnsafeMutableBufferPointer { buffer in

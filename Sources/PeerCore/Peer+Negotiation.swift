@@ -49,11 +49,17 @@ extension Peer {
             }
             result[mid] = index
         }
-        guard !result.isEmpty else {
+        guard !result.isEmpty || acceptedDataChannel(offer) != nil else {
             throw PeerError(
                 "offer has no section we can accept: it has \(offer.media.map { "\($0.kind)" }), we have \(configuration.transceivers.map { "\($0.kind)" })")
         }
         return result
+    }
+
+    /// Answerer: the offer's data channel section when we take data channels (RFC 8841);
+    /// an offer of only that section (a browser's data-only call) is one we can answer.
+    func acceptedDataChannel(_ offer: SessionDescription) -> MediaDescription? {
+        configuration.dataChannels ? offer.media.first { $0.isDataChannel && !$0.isRejected && $0.mid != nil } : nil
     }
 
     /// Answerer: the sections of our answer that accept an offered one.

@@ -71,7 +71,7 @@ extension Peer {
             let offer = try Self.parse(text, what: "offer")
             guard !offer.media.isEmpty else { throw PeerError("offer has no media sections") }
             assignments = try assignTransceivers(offer)
-            guard let first = offer.media.first(where: { $0.mid.map { assignments[$0] != nil } ?? false }) else {
+            guard let first = offer.media.first(where: { $0.mid.map { assignments[$0] != nil } ?? false }) ?? acceptedDataChannel(offer) else {
                 throw PeerError("offer lost its sections")
             }
             let setup = (offer.setup(of: first) ?? .actpass).answer

@@ -9,6 +9,28 @@ public struct BrowserStats: Codable, Equatable, Sendable {
     /// transport usable), and from then to `connectionState` "connected" (DTLS done).
     public var iceMs: Double?
     public var dtlsMs: Double?
+    /// Its data channels (W3C webrtc-stats `data-channel`); nil from a page that had none.
+    public var dataChannels: [DataChannel]?
+
+    /// One `RTCDataChannelStats`, with what the page timed and checked itself.
+    public struct DataChannel: Codable, Equatable, Sendable {
+        public var label: String
+        /// `dataChannelIdentifier`: the SCTP stream id (RFC 8832 6).
+        public var id: Int?
+        /// `connecting`, `open`, `closing` or `closed`.
+        public var state: String?
+        public var messagesSent: Int?
+        public var messagesReceived: Int?
+        public var bytesSent: Int?
+        public var bytesReceived: Int?
+        /// From its DTLS transport's state "connected" (DTLS done) to the channel's `open`
+        /// event, as rtcswarm's `dc_open_ms` is defined.
+        public var openMs: Double?
+        /// On the channel the page opened and sent on: messages that came back identical
+        /// to what it sent, in order, and ones that did not.
+        public var echoesIntact: Int?
+        public var echoesCorrupt: Int?
+    }
 
     public struct Stream: Codable, Equatable, Sendable {
         /// `inbound` (the browser received it) or `outbound` (the browser sent it).
@@ -53,6 +75,12 @@ public struct BrowserStats: Codable, Equatable, Sendable {
     public init(userAgent: String, streams: [Stream]) {
         self.userAgent = userAgent
         self.streams = streams
+    }
+
+    /// The data channel labelled `label`, if the browser had exactly one.
+    public func dataChannel(_ label: String) -> DataChannel? {
+        let matching = (dataChannels ?? []).filter { $0.label == label }
+        return matching.count == 1 ? matching[0] : nil
     }
 
     /// The one stream of `kind` going `direction`, if the browser had exactly one.

@@ -2,12 +2,19 @@
 /// protocol over plain WebSocket JSON frames (PROTOCOLS.md section 3) and RTCPeerConnection.
 ///
 /// Query: `rooms` (comma-separated; one call per room), `width`, `height`, `fps` (its
-/// camera, exact), `audio=0` / `video=0` to send none, `other_joined` (the event name).
+/// camera, exact), `audio=0` / `video=0` to send none, `other_joined` (the event name),
+/// `data=<label>` to open a data channel of that label (RFC 8831) and send on it, once
+/// open, one binary message of each size in `data_sizes` (bytes, comma-separated; byte i
+/// of an n-byte message is `(31 i + n) mod 256`) and one string, checking that each comes
+/// back unchanged. Every message on a channel the other side opened is echoed as it came
+/// (binary or string).
 /// In each room it answers an offer, or offers itself when told `other_joined`; trickled
 /// candidates are `{type: "candidate", label, id, candidate}` as the seed protocol sends
 /// them. On `{type: "stop", drain_ms}` it stops sending, waits `drain_ms` for the last
 /// packets, and answers `{type: "stats", stats: {userAgent, streams: [...]}}` read from
-/// `getStats()` (W3C webrtc-stats `inbound-rtp` / `outbound-rtp`). Anything that goes
+/// `getStats()` (W3C webrtc-stats `inbound-rtp` / `outbound-rtp`, and `data-channel` with
+/// each channel's open time, from its DTLS transport's "connected" to its `open` event, and
+/// on its own channel how many echoes came back identical). Anything that goes
 /// wrong is sent as `{type: "error", message}` so the other side can report it.
 enum BrowserPeerPage {
     static let html = #"""
@@ -28,18 +35,60 @@ enum BrowserPeerPage {
     }
 
     async function camera() {
+      if (query.get("audio") === "0" && query.get("video") === "0") return new MediaStream();
       const video = query.get("video") === "0" ? false : {
         width: { exact: number("width", 640) }, height: { exact: number("height", 360) },
         frameRate: { exact: number("fps", 30) } };
       return navigator.mediaDevices.getUserMedia({ audio: query.get("audio") !== "0", video });
     }
 
-    /// One figure per inbound-rtp and outbound-rtp stream, and the setup phases timed in
-    /// `at`, with the names BrowserStats reads.
+    const dataLabel = query.get("data");
+    const dataSizes = (query.get("data_sizes") || "1,1024,16384,65536").split(",").filter(Boolean).map(Number);
+    const dataText = "text from chromium";
+    function pattern(size) {
+      const bytes = new Uint8Array(size);
+      for (let i = 0; i < size; i++) bytes[i] = (i * 31 + size) & 255;
+      return bytes;
+    }
+    function same(a, b) {
+      if (typeof a === "string" || typeof b === "string") return a === b;
+      const x = new Uint8Array(a), y = new Uint8Array(b);
+      return x.length === y.length && x.every((v, i) => v === y[i]);
+    }
+
+    /// A channel's open time and, on its own channel, the echo check.
+    function watch(channel, at, mine) {
+      const record = { opened: undefined, intact: 0, corrupt: 0 };
+      channel.binaryType = "arraybuffer";
+      channel.onopen = () => {
+        record.opened = performance.now();
+        if (!mine) return;
+        const sent = dataSizes.map(pattern).concat([dataText]);
+        const expected = sent.slice();
+        channel.onmessage = e => { same(e.data, expected.shift()) ? record.intact++ : record.corrupt++; };
+        for (const message of sent) channel.send(message);
+      };
+      if (!mine) channel.onmessage = e => channel.send(e.data);
+      at.channels[channel.label] = record;
+    }
+
+    /// One figure per inbound-rtp and outbound-rtp stream and per data channel, and the
+    /// setup phases timed in `at`, with the names BrowserStats reads.
     async function figures(pc, at) {
       const report = await pc.getStats();
       const streams = [];
+      const dataChannels = [];
       report.forEach(s => {
+        if (s.type === "data-channel") {
+          const record = at.channels[s.label] || {};
+          dataChannels.push({
+            label: s.label, id: s.dataChannelIdentifier, state: s.state, messagesSent: s.messagesSent,
+            messagesReceived: s.messagesReceived, bytesSent: s.bytesSent, bytesReceived: s.bytesReceived,
+            openMs: record.opened === undefined || at.dtlsTransport === undefined ? undefined : record.opened - at.dtlsTransport,
+            echoesIntact: s.label === dataLabel ? record.intact : undefined,
+            echoesCorrupt: s.label === dataLabel ? record.corrupt : undefined });
+          return;
+        }
         if (s.type !== "inbound-rtp" && s.type !== "outbound-rtp") return;
         const inbound = s.type === "inbound-rtp";
         const codec = s.codecId ? report.get(s.codecId) : undefined;
@@ -52,7 +101,7 @@ enum BrowserPeerPage {
           retransmittedPackets: inbound ? s.retransmittedPacketsReceived : s.retransmittedPacketsSent });
       });
       const phase = (from, to) => at[from] === undefined || at[to] === undefined ? undefined : at[to] - at[from];
-      return { userAgent: navigator.userAgent, streams, iceMs: phase("remote", "ice"), dtlsMs: phase("ice", "dtls") };
+      return { userAgent: navigator.userAgent, streams, dataChannels, iceMs: phase("remote", "ice"), dtlsMs: phase("ice", "dtls") };
     }
 
     function call(room, media) {
@@ -61,12 +110,14 @@ enum BrowserPeerPage {
       let pc = null;
       let queue = Promise.resolve();
       // performance.now() when the remote description was applied, ICE became usable, DTLS finished.
-      const at = {};
+      const at = { channels: {} };
 
       function connection() {
         if (pc) return pc;
         pc = new RTCPeerConnection({ iceServers: [] });
         for (const track of media.getTracks()) pc.addTrack(track, media);
+        if (dataLabel) watch(pc.createDataChannel(dataLabel), at, true);
+        pc.ondatachannel = e => watch(e.channel, at, false);
         pc.onicecandidate = e => {
           if (e.candidate) send({ type: "candidate", label: e.candidate.sdpMLineIndex, id: e.candidate.sdpMid,
                                   candidate: e.candidate.candidate });
@@ -87,6 +138,16 @@ enum BrowserPeerPage {
           log(room, "connection", pc.connectionState);
         };
         return pc;
+      }
+
+      // The data channels' DTLS transport: its "connected" starts their open time (the
+      // connectionState event can come after a channel has opened).
+      function watchDtls() {
+        const transport = pc.sctp && pc.sctp.transport;
+        if (!transport || transport.onstatechange) return;
+        transport.onstatechange = () => {
+          if (transport.state === "connected" && at.dtlsTransport === undefined) at.dtlsTransport = performance.now();
+        };
       }
 
       // Without this Chromium starts at a lower resolution than its camera's.
@@ -112,13 +173,16 @@ enum BrowserPeerPage {
             const pc = connection();
             await pc.setRemoteDescription({ type: "offer", sdp: data.sdp });
             at.remote = performance.now();
+            watchDtls();
             const answer = await pc.createAnswer();
             await pc.setLocalDescription(answer);
+            watchDtls();
             await keepResolution();
             send({ type: "answer", sdp: answer.sdp });
           } else if (data.type === "answer") {
             await pc.setRemoteDescription({ type: "answer", sdp: data.sdp });
             at.remote = performance.now();
+            watchDtls();
           } else if (data.type === "candidate" && pc) {
             await pc.addIceCandidate({ candidate: data.candidate, sdpMid: data.id, sdpMLineIndex: data.label });
           } else if (data.type === "stop" && pc) {

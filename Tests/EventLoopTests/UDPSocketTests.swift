@@ -40,6 +40,22 @@ final class UDPSocketTests: XCTestCase {
         XCTAssertLessThan(receiver.stats.receiveBatches, total, "receives come in batches")
     }
 
+    /// A datagram sent between steps of `run(until:)` leaves before the loop sleeps: the
+    /// first step delivers it. It used to wait for the loop's next wake-up (a timer, other
+    /// traffic, or the 1 s cap), which held Janus's data channel echoes for 0.2 to 1 s.
+    func testADatagramSentBetweenStepsLeavesBeforeTheLoopSleeps() throws {
+        let loop = try EventLoop()
+        let sender = try UDPSocket(loop: loop, bindTo: loopback)
+        let receiver = try UDPSocket(loop: loop, bindTo: loopback)
+        var received = 0
+        receiver.onDatagram = { _, _ in received += 1 }
+        sender.send([1, 2, 3], to: receiver.localAddress)
+        var steps = 0
+        XCTAssertTrue(loop.run(until: { steps += 1; return received == 1 }, timeout: .seconds(5)))
+        XCTAssertEqual(steps, 2, "one step of the loop sent and received it")
+        XCTAssertEqual(sender.stats.datagramsSent, 1)
+    }
+
     func testReceiveBufferOverflowIsCountedExactly() throws {
         let loop = try EventLoop()
         let sender = try UDPSocket(loop: loop, bindTo: loopback)

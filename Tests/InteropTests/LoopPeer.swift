@@ -37,6 +37,8 @@ final class LoopPeer {
     let socket: UDPSocket
     let peer: Peer
     var events: [PeerEvent] = []
+    /// When each of `events` came out of the peer (the loop's clock).
+    private(set) var eventTimes: [Instant] = []
     private var timer: TimerID?
     /// Percent of the RTP and RTCP datagrams (first byte 128-191, RFC 7983) it drops on
     /// receipt once connected: media loss without breaking ICE or DTLS.
@@ -68,7 +70,10 @@ final class LoopPeer {
 
     func drive() {
         while let transmit = peer.pollTransmit() { socket.send(transmit.payload, to: transmit.destination) }
-        while let event = peer.pollEvent() { events.append(event) }
+        while let event = peer.pollEvent() {
+            events.append(event)
+            eventTimes.append(loop.now())
+        }
         if let timer { loop.cancel(timer) }
         timer = peer.pollTimeout().map { deadline in
             loop.schedule(at: deadline) { [unowned self] in

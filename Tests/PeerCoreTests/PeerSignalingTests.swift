@@ -137,6 +137,32 @@ final class PeerSignalingTests: XCTestCase {
         }
     }
 
+    /// Chromium's offer for a call with only a data channel (captured from the /peer page):
+    /// a peer that takes data channels answers its one section (RFC 8841), though none of
+    /// its audio and video transceivers has a section to take; without data channels the
+    /// offer is refused in words.
+    func testChromiumDataChannelOnlyOfferIsAnsweredByAPeerThatTakesDataChannels() throws {
+        let text = try Fixtures.text("chromium/offer-datachannel-only.sdp")
+        var configuration = PeerConfiguration(role: .answerer, transceivers: [.audio(), .video()], localAddresses: [Self.local], seed: 5)
+        configuration.dataChannels = true
+        let peer = try Peer(configuration: configuration, now: .zero)
+        try peer.setRemoteOffer(text, now: .zero)
+        let answer = try SessionDescription.parse(try peer.createAnswer(now: .zero))
+        XCTAssertEqual(answer.media.map { "\($0.kind) \($0.proto) \($0.formats)" }, ["application UDP/DTLS/SCTP [\"webrtc-datachannel\"]"])
+        XCTAssertEqual(answer.media.map(\.mid), ["0"])
+        XCTAssertEqual(answer.bundleMids, ["0"])
+        XCTAssertNotEqual(answer.media.first?.port, 0, "accepted, not rejected")
+        XCTAssertEqual(answer.media.first?.setup, .active)
+        XCTAssertEqual(answer.media.first?.sctpPort, 5000)
+        XCTAssertEqual(peer.dtlsRole, .client)
+        XCTAssertEqual(peer.sections.count, 0, "no media section")
+
+        let plain = try makeAnswerer()
+        XCTAssertThrowsError(try plain.setRemoteOffer(text, now: .zero)) { error in
+            XCTAssertEqual("\(error)", "offer has no section we can accept: it has [\"application\"], we have [\"audio\", \"video\"]")
+        }
+    }
+
     func testAv1OnlyVideoOfferIsAnsweredByAPeerThatOffersAv1() throws {
         let peer = try makeAnswerer(video: [.av1()])
         try peer.setRemoteOffer(try Fixtures.text("chromium/offer-av1-only.sdp"), now: .zero)
