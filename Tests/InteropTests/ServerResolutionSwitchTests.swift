@@ -75,4 +75,25 @@ final class ServerResolutionSwitchTests: XCTestCase {
             }.joined(separator: "; ") + ", frames by size \(video.resolutions)")
         }
     }
+
+    /// Scenarios/resolution-switch.json5 as shipped: every player sees each step's size,
+    /// 1440p included, each switch arrives (timed), and no frame after one has the old size.
+    func testTheShippedSwitchLadderThroughSRS() throws {
+        let cell = InteropRecorder.cell(self, target: "SRS", role: "`rtcswarm run` resolution-switch.json5: 360p → 720p → 1080p → 1440p → 720p live", codec: "H.264+Opus")
+        let run = try SRSRun.run("resolution-switch.json5", url: SRSUnderTest.sharedURL())
+        cell.measured(run.report)
+        XCTAssertEqual(run.players.count, 3, run.failures)
+        for player in run.players {
+            let video = try XCTUnwrap(player.streams.first { $0.kind == "video" }, "\(player.id) received no video")
+            XCTAssertEqual(video.resolutions.keys.sorted(), ["1280x720", "1920x1080", "2560x1440", "640x360"], player.id)
+            let switches = try XCTUnwrap(video.switches, player.id)
+            XCTAssertEqual(switches.map(\.to), ["1280x720", "1920x1080", "2560x1440", "1280x720"])
+            XCTAssertEqual(switches.filter { $0.switchMs == nil }.count, 0, "\(player.id): \(switches)")
+            XCTAssertEqual(video.resolutionSurvival, 100, "\(player.id): \(video.resolutions)")
+            print("srs ladder \(player.id): " + switches.map {
+                "\($0.to) switch_ms \($0.switchMs ?? -1) freeze_ms \($0.freezeMs ?? -1) frames_lost \($0.framesLost ?? -1)"
+            }.joined(separator: "; ") + ", frames by size \(video.resolutions)")
+        }
+        XCTAssertEqual(run.outcome, .passed, run.failures)
+    }
 }
