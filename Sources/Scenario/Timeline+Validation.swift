@@ -1,7 +1,7 @@
 extension TimelineAction {
     /// Checks the action against the run and the groups it names: its time, its share, the
     /// values its kind needs, and whether those groups' peers can do it.
-    func validate(path: String, scenario: Scenario) throws(ScenarioError) {
+    func validate(path: String, entry: Int, scenario: Scenario) throws(ScenarioError) {
         try check(atS >= 0 && atS < scenario.durationS, "\(path).at_s",
                   "\(formatNumber(atS)) must be from 0 to less than the run's duration_s (\(formatNumber(scenario.durationS)))")
         if let sharePct {
@@ -14,6 +14,10 @@ extension TimelineAction {
         let groups = (group ?? .all).indexes(in: scenario.groups)
         try check(!groups.isEmpty, "\(path).group",
                   "names no group; use a group's index (0 to \(scenario.groups.count - 1)), its name, or \"all\"")
+        if action == .impairment {
+            return try validateImpairment(path: path, scenario: scenario, entry: entry, groups: groups)
+        }
+        try checkNoImpairmentFields(path: path)
         switch action {
         case .videoResolution:
             guard let resolution else { throw ScenarioError(path: "\(path).resolution", "video.resolution needs a resolution, e.g. \"1280x720\"") }
@@ -24,6 +28,8 @@ extension TimelineAction {
         case .videoBitrate:
             guard let bitrateKbps else { throw ScenarioError(path: "\(path).bitrate_kbps", "video.bitrate_kbps needs bitrate_kbps, e.g. 1500") }
             try VideoSettings.validate(bitrateKbps: bitrateKbps, path: "\(path).bitrate_kbps")
+        case .impairment:
+            break
         }
         for index in groups { try checkGroup(index, of: scenario, path: path) }
     }

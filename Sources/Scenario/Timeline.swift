@@ -1,3 +1,4 @@
+import Impairment
 import RTCBase
 /// One thing that happens during a run (`timeline:` in the scenario): at `at_s`, to a
 /// seeded `share_pct` of one group's peers (or of every group's), spread over `spread_s`.
@@ -9,6 +10,9 @@ public struct TimelineAction: Codable, Equatable, Sendable {
         case videoResolution = "video.resolution"
         case videoFps = "video.fps"
         case videoBitrate = "video.bitrate_kbps"
+        /// The group's links take `profile` from `at_s` on: a change in their impairment
+        /// schedule (`Timeline+Impairment.swift`).
+        case impairment
     }
 
     /// Seconds from the run's start.
@@ -24,6 +28,10 @@ public struct TimelineAction: Codable, Equatable, Sendable {
     public var resolution: Resolution?
     public var fps: Int?
     public var bitrateKbps: Int?
+    /// For `impairment`: the profile (a preset name or a profile object), and which of the
+    /// group's links it changes (default `receive`).
+    public var profile: ImpairmentProfile?
+    public var direction: ImpairmentDirection?
 }
 
 /// Which groups an action applies to: one by index or name, or all of them.

@@ -2,7 +2,7 @@ import Scenario
 
 extension SharedEncoder.Track {
     /// The track a timeline action asks for instead of this one (new size, rate or bitrate);
-    /// nil for audio, which no action changes.
+    /// nil for audio, which no action changes, and for an action that is not the encoder's.
     func applying(_ action: TimelineAction) -> SharedEncoder.Track? {
         guard case .video(let codec, var size, var fps, var bitrate, let keyframeInterval, let file) = self else { return nil }
         switch action.action {
@@ -15,6 +15,8 @@ extension SharedEncoder.Track {
         case .videoBitrate:
             guard let kbps = action.bitrateKbps else { return nil }
             bitrate = kbps * 1000
+        case .impairment:
+            return nil
         }
         return .video(codec: codec, size: size, fps: fps, bitrate: bitrate, keyframeInterval: keyframeInterval, file: file)
     }
