@@ -34,9 +34,13 @@ extension TimelineAction {
         for index in groups { try checkGroup(index, of: scenario, path: path) }
     }
 
-    /// Whether group `index`'s peers can do this action: they send video, and not a file.
+    /// Whether group `index`'s peers can do this action: they send video, not a file, and
+    /// are in the run by then.
     private func checkGroup(_ index: Int, of scenario: Scenario, path: String) throws(ScenarioError) {
         let group = scenario.groups[index]
+        let start = group.startS ?? 0
+        try check(atS >= start, "\(path).at_s",
+                  "\(formatNumber(atS)) is before groups[\(index)] starts (start_s \(formatNumber(start))); its peers act from then until the run ends")
         try check([.publisher, .pair, .echo].contains(group.role), "\(path).action",
                   "\(action.rawValue): groups[\(index)] (role \(group.role.rawValue)) sends no video; only publisher, pair and echo peers do")
         try check(group.video(on: scenario.target) != nil, "\(path).action", "\(action.rawValue): groups[\(index)] has video disabled")

@@ -63,6 +63,14 @@ final class TimelineTests: XCTestCase {
         let publishAndPlay = #"[{ role: "publisher", count: 1, media: { video: { codec: "h264" } } }, { role: "player", count: 2 }]"#
         XCTAssertEqual(message("[{ at_s: 1, group: 1, action: 'video.resolution', resolution: '1280x720' }]", groups: publishAndPlay, target: srs),
                        "timeline[0].action: video.resolution: groups[1] (role player) sends no video; only publisher, pair and echo peers do")
+        XCTAssertEqual(message("[{ at_s: 4, group: 0, action: 'video.bitrate_kbps', bitrate_kbps: 300 }]",
+                               groups: #"[{ role: "pair", count: 2, start_s: 5 }]"#),
+                       "timeline[0].at_s: 4 is before groups[0] starts (start_s 5); its peers act from then until the run ends")
+        XCTAssertEqual(message("[{ at_s: 2, group: 0, action: 'video.resolution', resolution: '7680x4320' }]"),
+                       "timeline[0].resolution: 7680x4320 must be even and from 160x90 to 3840x2160")
+        XCTAssertEqual(message("[{ at_s: 2, group: 0, action: 'video.resolution', resolution: '1280x720' }]",
+                               groups: #"[{ role: "pair", count: 2, media: { video: { file: "clip.ivf" } } }]"#),
+                       "timeline[0].action: video.resolution: groups[0] sends a file as it is; its settings cannot change")
         let scheduled = #"[{ role: "pair", count: 2, impairment: { receive: [{ at_ms: 0, profile: "clean" }, { at_ms: 10000, profile: "3g" }] } }]"#
         let cases: [(String, String?, String)] = [
             ("[{ at_s: 1, group: 0, action: 'impairment' }]", nil, "timeline[0].profile: impairment needs a profile: a preset (clean, 3g, lossy-wifi, congested) or an object such as { loss_pct: 5 }"),
