@@ -83,7 +83,9 @@ final class ServerResolutionSwitchTests: XCTestCase {
         let run = try SRSRun.run("resolution-switch.json5", url: SRSUnderTest.sharedURL())
         cell.measured(run.report)
         XCTAssertEqual(run.players.count, 3, run.failures)
+        print("srs ladder peers: \(run.failures) warnings: \(run.report.warnings ?? [])")
         for player in run.players {
+            print("srs ladder \(player.id) streams: \(player.streams.map { "\($0.kind) \($0.framesReceived) \($0.resolutions)" })")
             let video = try XCTUnwrap(player.streams.first { $0.kind == "video" }, "\(player.id) received no video")
             XCTAssertEqual(video.resolutions.keys.sorted(), ["1280x720", "1920x1080", "2560x1440", "640x360"], player.id)
             let switches = try XCTUnwrap(video.switches, player.id)
