@@ -48,9 +48,22 @@ public struct ImpairmentSchedule: Hashable, Sendable {
         self.changes = changes
     }
 
+    /// No change: the link stays clean.
+    public init() {
+        changes = []
+    }
+
     /// One profile for the whole run.
     public init(_ profile: ImpairmentProfile) {
         changes = [Change(offset: .zero, profile: profile)]
+    }
+
+    /// This schedule with `change` taking over at its offset (in place of a change already
+    /// there), the changes kept in increasing offset order.
+    public func inserting(_ change: Change) -> ImpairmentSchedule {
+        var copy = self
+        copy.changes = (changes.filter { $0.offset != change.offset } + [change]).sorted { $0.offset < $1.offset }
+        return copy
     }
 
     /// The index into `changes` in force at `offset` from the start, or nil before the first.

@@ -42,6 +42,10 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
     case unmuteFirstFrameMs = "unmute_first_frame_ms"
     /// Frames a receiver got inside a planned "stop" mute (the server replayed, or the mute failed).
     case framesWhileMuted = "frames_while_muted"
+    /// Around a switch (from the action to a second after the first new-size frame): the
+    /// longest gap between frames, and the frames sent then that never arrived.
+    case switchFreezeMs = "switch_freeze_ms"
+    case switchFramesLost = "switch_frames_lost"
     case latencyMs = "latency_ms"
     case psnrDb = "psnr_db"
     /// SSIM (Y) of a decoded stream: its mean, and its 5th-percentile frame.

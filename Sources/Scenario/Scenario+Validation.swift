@@ -19,7 +19,7 @@ extension Scenario {
         }
         if let matrix { try matrix.validate(target: target) }
         for (index, action) in (timeline ?? []).enumerated() {
-            try action.validate(path: "timeline[\(index)]", scenario: self)
+            try action.validate(path: "timeline[\(index)]", entry: index, scenario: self)
         }
         for (index, threshold) in (thresholds ?? []).enumerated() {
             let parsed: Threshold

@@ -1,3 +1,4 @@
+import Impairment
 import RTCBase
 /// One thing that happens during a run (`timeline:` in the scenario): at `at_s`, to a
 /// seeded `share_pct` of one group's peers (or of every group's), spread over `spread_s`.
@@ -14,6 +15,9 @@ public struct TimelineAction: Codable, Equatable, Sendable {
         case videoUnmute = "video.unmute"
         case audioMute = "audio.mute"
         case audioUnmute = "audio.unmute"
+        /// The group's links take `profile` from `at_s` on: a change in their impairment
+        /// schedule (`Timeline+Impairment.swift`).
+        case impairment
     }
 
     /// Seconds from the run's start.
@@ -31,6 +35,10 @@ public struct TimelineAction: Codable, Equatable, Sendable {
     public var bitrateKbps: Int?
     /// What a muted track sends (mute actions only; default "stop").
     public var mode: MuteMode?
+    /// For `impairment`: the profile (a preset name or a profile object), and which of the
+    /// group's links it changes (default `receive`).
+    public var profile: ImpairmentProfile?
+    public var direction: ImpairmentDirection?
 }
 
 /// Which groups an action applies to: one by index or name, or all of them.

@@ -99,4 +99,38 @@ final class ReceivedStreamObserverTests: XCTestCase {
         XCTAssertEqual(observer.resolutionSurvival, 0)
         XCTAssertEqual(observer.neverAtExpectedSize, "video arrived only at 320x240, never at the expected 320x180")
     }
+
+    /// A switch to 160x120 planned at 990 ms (frame 30): frames 31 to 35 never arrive, the
+    /// new size's keyframe is frame 36 (1188 ms). switch_ms 198; the window runs to a second
+    /// after that frame (frame 66), so it lost 5 frames and its longest gap is 30 -> 36.
+    func testASwitchReportsItsTimeTheFramesLostAndTheGapAroundIt() throws {
+        let change = ReceivedStreamObserver.SizeChange(at: Instant(nanoseconds: 990_000_000), size: Resolution(width: 160, height: 120), entry: 3)
+        let observer = ReceivedStreamObserver(codec: .vp8, publishedResolution: Resolution(width: 320, height: 240), frameRate: 30,
+                                              sizeChanges: [change])
+        for index in 0..<100 where !(31...35).contains(index) {
+            observer.observe(vp8(at: index, keyframeOf: index == 0 ? (320, 240) : index == 36 ? (160, 120) : nil), captureTime: nil)
+        }
+        let switched = try XCTUnwrap(observer.switches?.first)
+        XCTAssertEqual(switched.entry, 3)
+        XCTAssertEqual(switched.to, "160x120")
+        XCTAssertEqual(try XCTUnwrap(switched.switchMs), 198, accuracy: 0.001)
+        XCTAssertEqual(try XCTUnwrap(switched.freezeMs), 198, accuracy: 0.001)
+        XCTAssertEqual(switched.framesLost, 5)
+        XCTAssertEqual(observer.resolutionSurvival, 100)
+    }
+
+    /// Frames missing a second and more after the first new-size frame are outside the
+    /// switch's window: it lost none.
+    func testLossAfterTheSwitchWindowIsNotTheSwitchs() throws {
+        let change = ReceivedStreamObserver.SizeChange(at: Instant(nanoseconds: 990_000_000), size: Resolution(width: 160, height: 120), entry: 0)
+        let observer = ReceivedStreamObserver(codec: .vp8, publishedResolution: Resolution(width: 320, height: 240), frameRate: 30,
+                                              sizeChanges: [change])
+        for index in 0..<100 where !(70...75).contains(index) {
+            observer.observe(vp8(at: index, keyframeOf: index == 0 ? (320, 240) : index == 31 ? (160, 120) : nil), captureTime: nil)
+        }
+        let switched = try XCTUnwrap(observer.switches?.first)
+        XCTAssertEqual(try XCTUnwrap(switched.switchMs), 33, accuracy: 0.001)
+        XCTAssertEqual(switched.framesLost, 0)
+        XCTAssertEqual(try XCTUnwrap(switched.freezeMs), 33, accuracy: 0.001)
+    }
 }

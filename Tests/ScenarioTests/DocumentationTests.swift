@@ -33,7 +33,7 @@ final class DocumentationTests: XCTestCase {
 
     /// Keys inside impairments (profiles, schedules) are documented by their own name.
     private func documentedForm(_ path: String) -> String {
-        for prefix in ["groups[].impairment.send", "groups[].impairment.receive", "matrix.impairment[]"] where path.hasPrefix(prefix + ".") || path.hasPrefix(prefix + "[]") {
+        for prefix in ["groups[].impairment.send", "groups[].impairment.receive", "matrix.impairment[]", "timeline[].profile"] where path.hasPrefix(prefix + ".") || path.hasPrefix(prefix + "[]") {
             return String(path.split(separator: ".").last ?? "")
         }
         return path

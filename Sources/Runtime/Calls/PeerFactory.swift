@@ -1,4 +1,5 @@
 import EventLoop
+import Impairment
 import Net
 import Report
 import RTCBase
@@ -90,7 +91,7 @@ struct PeerFactory {
                 id: id, group: peer.group,
                 role: peer.side.rawValue, seed: seed, localAddress: WorkerRun.localAddress(group),
                 video: try WorkerRun.videoTrack(group, target: scenario.target, groupIndex: peer.group), audio: WorkerRun.audioTrack(group),
-                impairment: (group.impairment?.send, group.impairment?.receive), ice: ice, decode: decode,
+                impairment: impairment(of: peer), ice: ice, decode: decode,
                 partner: Self.partner(group.resolvedPartner),
                 direction: group.isOneWay ? (peer.side == .callee ? .recvonly : .sendonly) : .sendrecv,
                 rtx: group.videoRtx,
@@ -107,7 +108,7 @@ struct PeerFactory {
                                        direction: direction, decode: decode, receiveTimeout: receiveTimeout,
                                        endsWhenLost: reconnect(peer) != nil, rtx: group.videoRtx,
                                        videoSizeChanges: videoSizeChanges(receivedBy: peer), mutes: mutes(receivedBy: peer)),
-                impairment: (group.impairment?.send, group.impairment?.receive), ice: ice,
+                impairment: impairment(of: peer), ice: ice,
                 plannedStop: recorder.runStart + .milliseconds(peer.stopMs))
             return try WorkerRun.serverPeer(for: scenario.target, role: group.role, stream: peer.streamName,
                                             endpoint: target.endpoint, settings: settings, tls: tls, seed: seed, loop: loop,
@@ -165,6 +166,13 @@ struct PeerFactory {
                   until: window.untilMs.map { recorder.runStart + .milliseconds($0) }, mode: window.mode, entry: window.entry,
                   unmuteEntry: window.unmuteEntry)
         }
+    }
+
+    /// The schedules of `peer`'s links: its group's impairment with the timeline's
+    /// `impairment` actions in it.
+    private func impairment(of peer: ExecutionPlan.Peer) -> (send: ImpairmentSchedule?, receive: ImpairmentSchedule?) {
+        let settings = scenario.impairment(ofGroup: peer.group)
+        return (settings?.send, settings?.receive)
     }
 
     /// The group's reconnect settings, when it has any attempts.

@@ -50,6 +50,8 @@ final class ReceivedStreamObserver {
     private var changeSeen: [Int: Instant] = [:]
     /// The sender's planned mutes of this stream's track.
     private var mutes: MuteObserver
+    /// What each change's window saw (frames lost, the longest gap), by change index.
+    private var switchWindows: [Int: SwitchWindow] = [:]
     private var latencyTotal = 0.0
     private var latencySamples = 0
 
@@ -75,6 +77,7 @@ final class ReceivedStreamObserver {
     func observe(_ frame: ReceivedFrame, captureTime: Instant?) {
         frames += 1
         mutes.observe(frame)
+        let previous = (arrival: lastArrival, timestamp: lastTimestamp)
         if let captureTime {
             latencyTotal += frame.lastArrival.milliseconds(since: captureTime)
             latencySamples += 1
@@ -101,6 +104,16 @@ final class ReceivedStreamObserver {
         guard let currentResolution else { return }
         resolutions[currentResolution, default: 0] += 1
         if atExpectedSize(currentResolution, arrival: frame.lastArrival) { framesAtExpectedSize += 1 }
+        noteSwitchWindow(frame, previous: previous.arrival, previousTimestamp: previous.timestamp)
+    }
+
+    /// Adds `frame` to the window of the latest change when it is still open (until
+    /// `SwitchWindow.after` past that change's first new-size frame).
+    private func noteSwitchWindow(_ frame: ReceivedFrame, previous: Instant?, previousTimestamp: UInt32?) {
+        guard let index = sizeChanges.lastIndex(where: { $0.at <= frame.lastArrival }) else { return }
+        if let seen = changeSeen[index], frame.lastArrival - seen > SwitchWindow.after { return }
+        switchWindows[index, default: SwitchWindow(from: sizeChanges[index].at)]
+            .add(timestamp: frame.rtpTimestamp, arrival: frame.lastArrival, previous: previous, previousTimestamp: previousTimestamp)
     }
 
     /// Whether a frame of `size` arriving at `arrival` has the size expected then: the
@@ -119,8 +132,13 @@ final class ReceivedStreamObserver {
     /// Each size change, timed from its action to the first frame of the new size.
     var switches: [ResolutionSwitch]? {
         guard !sizeChanges.isEmpty else { return nil }
+        let ticksPerFrame = Double(codec.clockRate) / max(frameRate, 1)
         return sizeChanges.enumerated().map { index, change in
-            ResolutionSwitch(entry: change.entry, to: change.size.description, switchMs: changeSeen[index].map { $0.milliseconds(since: change.at) })
+            let window = switchWindows[index]
+            return ResolutionSwitch(entry: change.entry, to: change.size.description,
+                                    switchMs: changeSeen[index].map { $0.milliseconds(since: change.at) },
+                                    freezeMs: window?.longestGap.milliseconds ?? 0,
+                                    framesLost: window?.framesLost(ticksPerFrame: ticksPerFrame) ?? 0)
         }
     }
 

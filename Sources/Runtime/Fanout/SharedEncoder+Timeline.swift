@@ -2,7 +2,8 @@ import Scenario
 
 extension SharedEncoder.Track {
     /// The track a timeline action asks for instead of this one (new size, rate or bitrate);
-    /// nil for audio, which no action changes, and for a mute (`MediaSending` mutes).
+    /// nil for audio, which no action changes, and for an action that is not the encoder's
+    /// (a mute: `MediaSending` mutes; an impairment).
     func applying(_ action: TimelineAction) -> SharedEncoder.Track? {
         guard case .video(let codec, var size, var fps, var bitrate, let keyframeInterval, let file) = self else { return nil }
         switch action.action {
@@ -15,7 +16,7 @@ extension SharedEncoder.Track {
         case .videoBitrate:
             guard let kbps = action.bitrateKbps else { return nil }
             bitrate = kbps * 1000
-        case .videoMute, .videoUnmute, .audioMute, .audioUnmute:
+        case .videoMute, .videoUnmute, .audioMute, .audioUnmute, .impairment:
             return nil
         }
         return .video(codec: codec, size: size, fps: fps, bitrate: bitrate, keyframeInterval: keyframeInterval, file: file)

@@ -100,6 +100,8 @@ public final class RunRecorder {
             if let survival = stream.resolutionSurvival { metrics.record(survival, in: .resolutionSurvival) }
             for change in stream.switches ?? [] {
                 if let ms = change.switchMs { metrics.record(ms, in: .switchMs) } else { metrics.increment(.switchesMissed) }
+                if let ms = change.freezeMs { metrics.record(ms, in: .switchFreezeMs) }
+                if let lost = change.framesLost { metrics.record(Double(lost), in: .switchFramesLost) }
             }
             metrics.increment(.framesUnknownSize, by: stream.framesOfUnknownSize)  // 0 kept too: "none unknown" is a figure
             if let psnr = stream.psnrDb { metrics.record(psnr, in: .psnrDb) }
