@@ -24,7 +24,7 @@ public struct ActionRecord: Codable, Equatable, Sendable {
     }
 
     /// Each action's figures from the streams its receivers recorded: a resolution switch's
-    /// `switch_ms` and `switches_missed`, a mute's `frames_while_muted` ("stop") or
+    /// `switch_ms`, `switch_freeze_ms`, `switch_frames_lost` and `switches_missed`, a mute's `frames_while_muted` ("stop") or
     /// `frames_during_mute` (the muted rate), an unmute's `unmute_first_packet_ms` and
     /// `unmute_first_frame_ms` and `unmutes_missed` (no frame came after it).
     public static func withFigures(_ actions: [ActionRecord], from peers: [PeerRecord]) -> [ActionRecord] {
@@ -33,6 +33,10 @@ public struct ActionRecord: Codable, Equatable, Sendable {
         for stream in peers.flatMap(\.streams) {
             for change in stream.switches ?? [] {
                 if let ms = change.switchMs { values[change.entry, default: [:]][MetricName.switchMs.rawValue, default: []].append(ms) }
+                if let ms = change.freezeMs { values[change.entry, default: [:]][MetricName.switchFreezeMs.rawValue, default: []].append(ms) }
+                if let lost = change.framesLost {
+                    values[change.entry, default: [:]][MetricName.switchFramesLost.rawValue, default: []].append(Double(lost))
+                }
                 counts[change.entry, default: [:]][MetricName.switchesMissed.rawValue, default: 0] += change.switchMs == nil ? 1 : 0
             }
             for mute in stream.mutes ?? [] {

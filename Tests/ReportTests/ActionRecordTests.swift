@@ -5,7 +5,8 @@ import XCTest
 /// report.json's `cells[].actions` from known stream records, and how summary.md and
 /// report.html show them.
 final class ActionRecordTests: XCTestCase {
-    /// Three receivers: a switch (entry 0) seen at 200 and 600 ms by two, missed by the third;
+    /// Three receivers: a switch (entry 0) seen at 200 and 600 ms by two (frozen 40 ms longer,
+    /// 3 and 4 frames lost), missed by the third;
     /// a stop mute (entry 1) with one replayed frame, its unmute (entry 2) timed at 80
     /// and 120 ms to the first frame and never at the third receiver.
     private func peers() -> [PeerRecord] {
@@ -14,7 +15,8 @@ final class ActionRecordTests: XCTestCase {
         return (0..<3).map { index in
             var stream = StreamRecord(kind: "video", codec: "vp8", packetsReceived: 10, packetsExpected: 10, lossPct: 0,
                                       residualLossPct: 0, burstMax: 0, jitterMs: 1)
-            stream.switches = [ResolutionSwitch(entry: 0, to: "1280x720", switchMs: switches[index])]
+            stream.switches = [ResolutionSwitch(entry: 0, to: "1280x720", switchMs: switches[index], freezeMs: switches[index].map { $0 + 40 },
+                                                framesLost: switches[index].map { _ in index + 3 })]
             stream.mutes = [MuteRecord(entry: 1, unmuteEntry: 2, mode: "stop", framesDuring: index == 0 ? 1 : 0,
                                        firstPacketMs: firstFrames[index].map { $0 - 10 }, firstFrameMs: firstFrames[index])]
             return PeerRecord(id: "p\(index)", group: 0, role: "player", startedAtMs: 0, endedAtMs: 10_000, outcome: .completed, streams: [stream])
@@ -28,6 +30,8 @@ final class ActionRecordTests: XCTestCase {
     func testEachActionGetsTheFiguresOfItsEntry() throws {
         let actions = ActionRecord.withFigures(planned, from: peers())
         XCTAssertEqual(actions[0].figures, ["switch_ms": ActionFigure(count: 2, p50: 200, p95: 600, max: 600),
+                                            "switch_freeze_ms": ActionFigure(count: 2, p50: 240, p95: 640, max: 640),
+                                            "switch_frames_lost": ActionFigure(count: 2, p50: 3, p95: 4, max: 4),
                                             "switches_missed": ActionFigure(count: 1)])
         XCTAssertEqual(actions[1].figures, ["frames_while_muted": ActionFigure(count: 1)])
         XCTAssertEqual(actions[2].figures["unmute_first_frame_ms"], ActionFigure(count: 2, p50: 80, p95: 120, max: 120))
