@@ -15,6 +15,8 @@ extension TimelineAction {
         try check(!groups.isEmpty, "\(path).group",
                   "names no group; use a group's index (0 to \(scenario.groups.count - 1)), its name, or \"all\"")
         switch action {
+        case .leave, .rejoin, .churn:
+            return try validateConnectionChange(path: path, scenario: scenario, groups: groups)
         case .videoResolution:
             guard let resolution else { throw ScenarioError(path: "\(path).resolution", "video.resolution needs a resolution, e.g. \"1280x720\"") }
             try VideoSettings.validate(resolution, path: "\(path).resolution")

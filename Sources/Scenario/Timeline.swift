@@ -9,6 +9,14 @@ public struct TimelineAction: Codable, Equatable, Sendable {
         case videoResolution = "video.resolution"
         case videoFps = "video.fps"
         case videoBitrate = "video.bitrate_kbps"
+        /// The peer closes politely (DTLS close_notify and the target's goodbye) for good
+        /// (`Timeline+Connections.swift`).
+        case leave
+        /// As `leave`, then back `after_s` later with a new connection of its own.
+        case rejoin
+        /// Replaces `rate_per_s` peers a second (each leaves and at once rejoins), keeping
+        /// the live count.
+        case churn
     }
 
     /// Seconds from the run's start.
@@ -24,6 +32,12 @@ public struct TimelineAction: Codable, Equatable, Sendable {
     public var resolution: Resolution?
     public var fps: Int?
     public var bitrateKbps: Int?
+    /// `rejoin`: seconds from the leave to the new connection's start.
+    public var afterS: Double?
+    /// `churn`: peers (for pairs: calls) replaced a second in each group it names.
+    public var ratePerS: Double?
+    /// `churn`: how long it goes on (default: to the run's end).
+    public var durationS: Double?
 }
 
 /// Which groups an action applies to: one by index or name, or all of them.

@@ -27,11 +27,12 @@ extension ExecutionPlan {
         return picks
     }
 
-    /// What `peer` does during the run, in time order.
+    /// What `peer` does during the run, in time order (leaving and coming back are not
+    /// among them: the plan's generations carry those).
     public static func actions(for peer: Peer, in scenario: Scenario) -> [PlannedAction] {
         var planned: [PlannedAction] = []
         for (entry, action) in (scenario.timeline ?? []).enumerated()
-            where (action.group ?? .all).indexes(in: scenario.groups).contains(peer.group) {
+            where !action.changesConnection && (action.group ?? .all).indexes(in: scenario.groups).contains(peer.group) {
             if let at = picks(entry: entry, action, of: scenario, group: peer.group)[peer.index] {
                 planned.append(PlannedAction(entry: entry, atMs: at, action: action))
             }
