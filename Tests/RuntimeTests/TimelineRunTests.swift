@@ -48,31 +48,42 @@ final class TimelineRunTests: XCTestCase {
     /// every connection that started has a record (20 first calls and 40 replacements, two
     /// sides each), each new one set up on its own (`setup_ms`), the old ones kept and marked
     /// left by the timeline, and the calls live in the per-second series stay within one of 20.
+    /// A run the harness marked saturated (its loop stalled, so setups wait on the harness,
+    /// not the server) is run again, up to three times, as `FrameLossRunTests` does.
     func testChurnKeepsTheLiveCountAndARecordForEveryConnection() throws {
-        let (cell, outcome) = try run("""
-        { name: "churn", duration_s: 24, seed: 7, target: { kind: "builtin-room" },
-          groups: [{ role: "pair", count: 20, arrival: { rate_per_s: 20 },
-                     media: { video: { codec: "vp8", resolution: "320x180", fps: 15, bitrate_kbps: 150 } } }],
-          timeline: [{ at_s: 2, action: "churn", rate_per_s: 2, duration_s: 20 }] }
-        """)
-        XCTAssertEqual(outcome, .passed, "\(cell.peers.filter { $0.outcome != .completed }.map { "\($0.id): \($0.failureReason ?? "")" })")
-        XCTAssertEqual(cell.peers.count, 120, "one record per connection started")
-        XCTAssertEqual(Set(cell.peers.map(\.id)).count, 120)
-        let replacements = cell.peers.filter { $0.id.contains("-gen") }
-        XCTAssertEqual(replacements.count, 80)
-        for peer in cell.peers {
-            XCTAssertEqual(peer.outcome, .completed, peer.id)
-            XCTAssertNotNil(peer.phases["setup_ms"], "\(peer.id) has no setup of its own")
+        for attempt in 1...3 {
+            let (cell, outcome) = try run("""
+            { name: "churn", duration_s: 24, seed: 7, target: { kind: "builtin-room" },
+              groups: [{ role: "pair", count: 20, arrival: { rate_per_s: 20 },
+                         media: { video: { codec: "vp8", resolution: "320x180", fps: 15, bitrate_kbps: 150 }, audio: { enabled: false } } }],
+              timeline: [{ at_s: 2, action: "churn", rate_per_s: 2, duration_s: 20 }] }
+            """)
+            if outcome == .harnessSaturated {
+                print("churn attempt \(attempt): harness saturated, run again")
+                continue
+            }
+            XCTAssertEqual(outcome, .passed, "\(cell.peers.filter { $0.outcome != .completed }.map { "\($0.id): \($0.failureReason ?? "")" })")
+            XCTAssertEqual(cell.peers.count, 120, "one record per connection started")
+            XCTAssertEqual(Set(cell.peers.map(\.id)).count, 120)
+            let replacements = cell.peers.filter { $0.id.contains("-gen") }
+            XCTAssertEqual(replacements.count, 80)
+            for peer in cell.peers {
+                XCTAssertEqual(peer.outcome, .completed, peer.id)
+                XCTAssertNotNil(peer.phases["setup_ms"], "\(peer.id) has no setup of its own")
+            }
+            XCTAssertEqual(cell.peers.filter { $0.leftByTimeline == true }.count, 80, "the 40 replaced calls' two sides")
+            let during = cell.timeSeries.filter { $0.tS >= 3 && $0.tS <= 22 }
+            XCTAssertGreaterThanOrEqual(during.count, 15)
+            let liveCalls = during.map { Double($0.connectedPeers) / 2 }
+            for (sample, calls) in zip(during, liveCalls) {
+                XCTAssertTrue((19...21).contains(calls), "\(calls) calls live at \(sample.tS) s")
+            }
+            let setups = replacements.compactMap { $0.phases["setup_ms"] }.sorted()
+            print("churn: \(cell.peers.count) records, live calls per second \(liveCalls), "
+                  + "replacement setup_ms p50 \(setups[setups.count / 2]) max \(setups.last ?? -1)")
+            return
         }
-        XCTAssertEqual(cell.peers.filter { $0.leftByTimeline == true }.count, 80, "the 40 replaced calls' two sides")
-        let during = cell.timeSeries.filter { $0.tS >= 3 && $0.tS <= 22 }
-        XCTAssertGreaterThanOrEqual(during.count, 15)
-        let liveCalls = during.map { Double($0.connectedPeers) / 2 }
-        for (sample, calls) in zip(during, liveCalls) {
-            XCTAssertTrue((19...21).contains(calls), "\(calls) calls live at \(sample.tS) s")
-        }
-        let setups = replacements.compactMap { $0.phases["setup_ms"] }.sorted()
-        print("churn: \(cell.peers.count) records, live calls per second \(liveCalls), replacement setup_ms p50 \(setups[setups.count / 2]) max \(setups.last ?? -1)")
+        XCTFail("the harness was saturated in three runs; this machine is too busy to measure")
     }
 
     /// One of three members of a room rejoins 1 s after leaving: the two that stayed each
