@@ -36,6 +36,10 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
     case switchMs = "switch_ms"
     /// Switches whose new size never arrived at a receiver.
     case switchesMissed = "switches_missed"
+    /// From a timeline `ice.restart` to a pair selected with the new credentials, each side
+    /// of the call; and the packets its received streams lost meanwhile.
+    case iceRestartMs = "ice_restart_ms"
+    case iceRestartLostPackets = "ice_restart_lost_packets"
     case latencyMs = "latency_ms"
     case psnrDb = "psnr_db"
     /// SSIM (Y) of a decoded stream: its mean, and its 5th-percentile frame.

@@ -15,6 +15,7 @@ enum SummaryRows {
         MetricAddress(.harnessFreezeCount, .max),
         MetricAddress(.resolutionSurvival, .min), MetricAddress(.framesUnknownSize), MetricAddress(.latencyMs, .p95), MetricAddress(.psnrDb, .mean),
         MetricAddress(.ssim, .mean), MetricAddress(.ssimP5, .min),
+        MetricAddress(.iceRestartMs, .p50), MetricAddress(.iceRestartMs, .max), MetricAddress(.iceRestartLostPackets, .max),
         MetricAddress(.rttMs, .p95), MetricAddress(.nacks), MetricAddress(.plis),
         MetricAddress(.joinMs, .p50), MetricAddress(.joinMs, .p95), MetricAddress(.relayMs, .p50), MetricAddress(.relayMs, .p99),
         MetricAddress(.messagesSent), MetricAddress(.messagesRelayed), MetricAddress(.messagesReceived), MetricAddress(.messagesLost),

@@ -38,3 +38,21 @@ extension TimelineAction {
         }
     }
 }
+
+extension TimelineAction {
+    /// `ice.restart`: pairs of rtcswarm peers through a room server, the one place where
+    /// rtcswarm signals a restart (a new offer through the room); other targets and roles
+    /// are named.
+    func validateIceRestart(path: String, scenario: Scenario, groups: [Int]) throws(ScenarioError) {
+        let kind = scenario.target.kind
+        try check(kind == .builtinRoom || kind == .room, "\(path).action",
+                  "ice.restart: target kind \(kind.rawValue) has no ICE restart in rtcswarm; only pairs through builtin-room or room do")
+        for index in groups {
+            let group = scenario.groups[index]
+            try check(group.role == .pair, "\(path).action",
+                      "ice.restart: groups[\(index)] (role \(group.role.rawValue)) makes no call through the room; only pair groups restart ICE")
+            try check(group.resolvedPartner == .rtcswarm, "\(path).action",
+                      "ice.restart: groups[\(index)]'s partner is \(group.resolvedPartner.rawValue); only calls between rtcswarm peers restart ICE")
+        }
+    }
+}

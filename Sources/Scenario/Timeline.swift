@@ -17,6 +17,9 @@ public struct TimelineAction: Codable, Equatable, Sendable {
         /// Replaces `rate_per_s` peers a second (each leaves and at once rejoins), keeping
         /// the live count.
         case churn
+        /// Pairs through a room: the caller restarts ICE (RFC 8445 9) with new credentials
+        /// sent through the room, and both sides time it (`ice_restart_ms`).
+        case iceRestart = "ice.restart"
     }
 
     /// Seconds from the run's start.

@@ -109,4 +109,27 @@ final class TimelineRunTests: XCTestCase {
         XCTAssertEqual(cell.peers.compactMap(\.othersJoined).reduce(0, +), 5)
         print("rejoin: others joined \(cell.peers.map { "\($0.id) \($0.othersJoined ?? -1)/\($0.othersLeft ?? -1)" })")
     }
+
+    /// An ICE restart at 2 s in a call between two rtcswarm peers through the built-in room
+    /// server: the caller's new offer and the callee's new answer go through the room, both
+    /// sides select a pair with the new credentials (`ice_restart_ms`, in the record and the
+    /// cell's histogram), and the call goes on to its planned end.
+    func testAnIceRestartInACallConnectsAgainAndIsTimed() throws {
+        let (cell, outcome) = try run("""
+        { name: "ice-restart", duration_s: 5, target: { kind: "builtin-room" },
+          groups: [{ role: "pair", count: 1, media: { video: { codec: "vp8", resolution: "320x180", fps: 15, bitrate_kbps: 150 } } }],
+          timeline: [{ at_s: 2, action: "ice.restart" }] }
+        """)
+        XCTAssertTrue(outcome == .passed || outcome == .harnessSaturated, "\(cell.peers.map { $0.failureReason ?? "ok" })")
+        XCTAssertEqual(cell.peers.count, 2)
+        for peer in cell.peers {
+            XCTAssertEqual(peer.outcome, .completed, "\(peer.id): \(peer.failureReason ?? "")")
+            let ms = try XCTUnwrap(peer.phases["ice_restart_ms"], "\(peer.id) never connected again")
+            XCTAssertGreaterThan(ms, 0, peer.id)
+            XCTAssertLessThan(ms, 3000, peer.id)
+            XCTAssertNotNil(peer.phases["ice_restart_lost_packets"], peer.id)
+            print("\(peer.id): ice_restart_ms \(ms), lost meanwhile \(peer.phases["ice_restart_lost_packets"] ?? -1)")
+        }
+        XCTAssertEqual(cell.metrics.histograms[.iceRestartMs]?.count, 2)
+    }
 }

@@ -21,7 +21,7 @@ final class TimelineTests: XCTestCase {
 
     func testEachWrongTimelineGivesOneMessageNamingTheField() {
         let cases: [(String, String)] = [
-            ("[{ at_s: 1, action: 'video.mute' }]", "timeline[0].action: \"video.mute\" is not one of video.resolution, video.fps, video.bitrate_kbps, leave, rejoin, churn"),
+            ("[{ at_s: 1, action: 'video.mute' }]", "timeline[0].action: \"video.mute\" is not one of video.resolution, video.fps, video.bitrate_kbps, leave, rejoin, churn, ice.restart"),
             ("[{ at_s: 30, group: 0, action: 'video.fps', fps: 15 }]",
              "timeline[0].at_s: 30 must be from 0 to less than the run's duration_s (30)"),
             ("[{ at_s: -1, group: 0, action: 'video.fps', fps: 15 }]",
@@ -84,12 +84,27 @@ final class TimelineTests: XCTestCase {
              "timeline[0].share_pct: churn picks its peers by rate_per_s; leave share_pct out"),
             ("[{ at_s: 2, action: 'churn', rate_per_s: 1, spread_s: 3 }]",
              "timeline[0].spread_s: churn spreads its replacements evenly by itself; leave spread_s out"),
+            ("[{ at_s: 2, group: 'crowd', action: 'ice.restart' }]",
+             "timeline[0].action: ice.restart: groups[1] (role member) makes no call through the room; only pair groups restart ICE"),
             ("[{ at_s: 2, group: 'nobody', action: 'leave' }]",
              "timeline[0].group: names no group; use a group's index (0 to 1), its name, or \"all\""),
         ]
         for (timeline, expected) in cases {
             XCTAssertEqual(message(timeline), expected, timeline)
         }
+        XCTAssertEqual(message("[{ at_s: 1, action: 'ice.restart' }]",
+                               groups: "[{ role: \"pair\", count: 1, partner: \"chromium\" }]"),
+                       "timeline[0].action: ice.restart: groups[0]'s partner is chromium; only calls between rtcswarm peers restart ICE")
+        do {
+            _ = try ScenarioLoader.load(text: """
+            { name: "t", duration_s: 10, target: { kind: "srs", url: "http://127.0.0.1:1985" },
+              groups: [{ role: "publisher", count: 1 }], timeline: [{ at_s: 1, action: "ice.restart" }] }
+            """)
+            XCTFail("an SRS target took ice.restart")
+        } catch {
+            XCTAssertEqual(error.description, "timeline[0].action: ice.restart: target kind srs has no ICE restart in rtcswarm; only pairs through builtin-room or room do")
+        }
+        XCTAssertNil(message("[{ at_s: 1, group: 0, action: 'ice.restart' }]"))
         XCTAssertNil(message("[{ at_s: 1, action: 'leave', share_pct: 10 }, { at_s: 2, group: 'crowd', action: 'rejoin', after_s: 3 },"
                              + " { at_s: 3, action: 'churn', rate_per_s: 0.5, duration_s: 20 }]"))
     }

@@ -15,7 +15,7 @@ extension SharedEncoder.Track {
         case .videoBitrate:
             guard let kbps = action.bitrateKbps else { return nil }
             bitrate = kbps * 1000
-        case .leave, .rejoin, .churn:
+        case .leave, .rejoin, .churn, .iceRestart:
             return nil
         }
         return .video(codec: codec, size: size, fps: fps, bitrate: bitrate, keyframeInterval: keyframeInterval, file: file)
