@@ -8,12 +8,17 @@ import XCTest
 /// receiving side from the bitstream.
 final class TimelineRunTests: XCTestCase {
     private func run(_ text: String) throws -> (CellReport, ScenarioRunner.Outcome) {
+        let (report, outcome) = try runReport(text)
+        return (try XCTUnwrap(report.cells.first), outcome)
+    }
+
+    private func runReport(_ text: String) throws -> (RunReport, ScenarioRunner.Outcome) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("timeline-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
         let (report, outcome) = ScenarioRunner(loaded: try ScenarioLoader.load(text: text),
                                                options: .init(folder: out, version: "test", progress: { _ in })).run()
-        return (try XCTUnwrap(report.cells.first), outcome)
+        return (report, outcome)
     }
 
     /// 640x360, then 1280x720 at 2 s, then 640x360 at 4 s, live in a P2P call: each side
@@ -52,14 +57,15 @@ final class TimelineRunTests: XCTestCase {
     /// not the server) is run again, up to three times, as `FrameLossRunTests` does.
     func testChurnKeepsTheLiveCountAndARecordForEveryConnection() throws {
         for attempt in 1...3 {
-            let (cell, outcome) = try run("""
+            let (report, outcome) = try runReport("""
             { name: "churn", duration_s: 24, seed: 7, target: { kind: "builtin-room" },
               groups: [{ role: "pair", count: 20, arrival: { rate_per_s: 20 },
                          media: { video: { codec: "vp8", resolution: "320x180", fps: 15, bitrate_kbps: 150 }, audio: { enabled: false } } }],
               timeline: [{ at_s: 2, action: "churn", rate_per_s: 2, duration_s: 20 }] }
             """)
+            let cell = try XCTUnwrap(report.cells.first)
             if outcome == .harnessSaturated {
-                print("churn attempt \(attempt): harness saturated, run again")
+                print("churn attempt \(attempt): harness saturated (\(report.invalidReason ?? "")), run again")
                 continue
             }
             XCTAssertEqual(outcome, .passed, "\(cell.peers.filter { $0.outcome != .completed }.map { "\($0.id): \($0.failureReason ?? "")" })")
