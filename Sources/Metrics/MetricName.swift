@@ -46,6 +46,10 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
     /// longest gap between frames, and the frames sent then that never arrived.
     case switchFreezeMs = "switch_freeze_ms"
     case switchFramesLost = "switch_frames_lost"
+    /// From a timeline `ice.restart` to a pair selected with the new credentials, each side
+    /// of the call; and the packets its received streams lost meanwhile.
+    case iceRestartMs = "ice_restart_ms"
+    case iceRestartLostPackets = "ice_restart_lost_packets"
     case latencyMs = "latency_ms"
     case psnrDb = "psnr_db"
     /// SSIM (Y) of a decoded stream: its mean, and its 5th-percentile frame.

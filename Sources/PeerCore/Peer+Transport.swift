@@ -30,7 +30,9 @@ extension Peer {
             case .stateChanged(let state, let reason):
                 events.append(.iceStateChanged(state))
                 iceStateChanged(state, reason: reason, now: now)
-            case .selectedPairChanged, .roleChanged:
+            case .selectedPairChanged:
+                iceRestartSelectedPair(now: now)
+            case .roleChanged:
                 break
             }
         }

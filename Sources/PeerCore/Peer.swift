@@ -32,6 +32,8 @@ public final class Peer {
     /// (a parsed description holds about 22 KB, a connected peer should not).
     public internal(set) var localDescription: String?
     public internal(set) var remoteDescription: String?
+    /// The latest ICE restart (`Peer+IceRestart.swift`), if there was one.
+    public internal(set) var iceRestart: IceRestart?
     /// The offer (ours or the remote's) until the answer is applied or created.
     var offerModel: SessionDescription?
     /// Every STUN/TURN server answered (or the gathering deadline passed).

@@ -40,6 +40,14 @@ public struct PeerRecord: Codable, Equatable, Sendable {
     public var messages: RoomMessageCounts?
     /// Its received media second by second while it ran (the last 600 s; nil without media).
     public var series: [PeerSecond]?
+    /// It completed at a timeline `leave`, `rejoin` or `churn` ("left by timeline"), not
+    /// at the end of its stay; a later connection of the same slot has its own record
+    /// (its id ends `-gen<n>`).
+    public var leftByTimeline: Bool?
+    /// A room member: how many others joined its room (`other_joined`) and left it (`bye`)
+    /// while it was there.
+    public var othersJoined: Int?
+    public var othersLeft: Int?
 
     /// Its one final state as `connected_peers` counts it: it finished setup (WebRTC peers:
     /// set up; members: joined a room, or logged in to an OWT portal) and did not fail

@@ -20,6 +20,7 @@ enum SummaryRows {
         MetricAddress(.unmuteFirstPacketMs, .p95), MetricAddress(.unmuteFirstFrameMs, .p95), MetricAddress(.unmuteFirstFrameMs, .max),
         MetricAddress(.framesWhileMuted),
         MetricAddress(.ssim, .mean), MetricAddress(.ssimP5, .min),
+        MetricAddress(.iceRestartMs, .p50), MetricAddress(.iceRestartMs, .max), MetricAddress(.iceRestartLostPackets, .max),
         MetricAddress(.rttMs, .p95), MetricAddress(.nacks), MetricAddress(.plis),
         MetricAddress(.joinMs, .p50), MetricAddress(.joinMs, .p95), MetricAddress(.relayMs, .p50), MetricAddress(.relayMs, .p99),
         MetricAddress(.messagesSent), MetricAddress(.messagesRelayed), MetricAddress(.messagesReceived), MetricAddress(.messagesLost),

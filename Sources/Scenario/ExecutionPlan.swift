@@ -24,10 +24,17 @@ public struct ExecutionPlan: Equatable, Sendable {
         public var room: String?
         /// The stream a publisher publishes or a player plays.
         public var stream: String?
+        /// Its connection's number in its slot: 0 first, one more after each timeline
+        /// `rejoin` or `churn` (ExecutionPlan+Generations).
+        public var generation = 0
+        /// Its stop is a timeline `leave`, `rejoin` or `churn`, not the end of its stay.
+        public var leavesByTimeline = false
 
         /// Its name in reports: `g<group>-<index>`, with `-caller` or `-callee` for a
-        /// pair's sides.
-        public var id: String { "g\(group)-\(index)" + (side == .single ? "" : "-\(side.rawValue)") }
+        /// pair's sides and `-gen<n>` for a later connection of the slot.
+        public var id: String {
+            "g\(group)-\(index)" + (side == .single ? "" : "-\(side.rawValue)") + (generation == 0 ? "" : "-gen\(generation)")
+        }
     }
 
     public let peers: [Peer]
@@ -54,6 +61,7 @@ public struct ExecutionPlan: Equatable, Sendable {
             let prefix = scenario.target.room?.roomPrefix ?? "room-"
             let streamName = group.stream?.resolvedName ?? StreamSettings.defaultName
             let perPublisher = group.stream?.perPublisher ?? false
+            let departures = Self.departures(in: scenario, group: groupIndex)
             for (slot, lifetime) in lifetimes {
                 var peer = Peer(group: groupIndex, index: slot, side: .single, startMs: lifetime.lowerBound,
                                 stopMs: lifetime.upperBound, worker: 0, room: nil, stream: nil)
@@ -78,12 +86,12 @@ public struct ExecutionPlan: Equatable, Sendable {
                     if (group.partner ?? .rtcswarm) == .rtcswarm {
                         let split = (group.oneWay ?? false) && workers > 1
                         if split { peer.worker = (2 * slot) % workers }
-                        peers.append(peer)
+                        peers += Self.generations(of: peer, departures[slot] ?? [])
                         peer.side = .callee
                         if split { peer.worker = (2 * slot + 1) % workers }
                     }
                 }
-                peers.append(peer)
+                peers += Self.generations(of: peer, departures[slot] ?? [])
             }
         }
         self.peers = peers.sorted { ($0.startMs, $0.group, $0.index, $0.side == .callee ? 1 : 0) < ($1.startMs, $1.group, $1.index, $1.side == .callee ? 1 : 0) }

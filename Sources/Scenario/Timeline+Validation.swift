@@ -19,6 +19,10 @@ extension TimelineAction {
         }
         try checkNoImpairmentFields(path: path)
         switch action {
+        case .leave, .rejoin, .churn:
+            return try validateConnectionChange(path: path, scenario: scenario, groups: groups)
+        case .iceRestart:
+            return try validateIceRestart(path: path, scenario: scenario, groups: groups)
         case .videoResolution:
             guard let resolution else { throw ScenarioError(path: "\(path).resolution", "video.resolution needs a resolution, e.g. \"1280x720\"") }
             try VideoSettings.validate(resolution, path: "\(path).resolution")

@@ -18,6 +18,17 @@ public struct TimelineAction: Codable, Equatable, Sendable {
         /// The group's links take `profile` from `at_s` on: a change in their impairment
         /// schedule (`Timeline+Impairment.swift`).
         case impairment
+        /// The peer closes politely (DTLS close_notify and the target's goodbye) for good
+        /// (`Timeline+Connections.swift`).
+        case leave
+        /// As `leave`, then back `after_s` later with a new connection of its own.
+        case rejoin
+        /// Replaces `rate_per_s` peers a second (each leaves and at once rejoins), keeping
+        /// the live count.
+        case churn
+        /// Pairs through a room: the caller restarts ICE (RFC 8445 9) with new credentials
+        /// sent through the room, and both sides time it (`ice_restart_ms`).
+        case iceRestart = "ice.restart"
     }
 
     /// Seconds from the run's start.
@@ -39,6 +50,12 @@ public struct TimelineAction: Codable, Equatable, Sendable {
     /// group's links it changes (default `receive`).
     public var profile: ImpairmentProfile?
     public var direction: ImpairmentDirection?
+    /// `rejoin`: seconds from the leave to the new connection's start.
+    public var afterS: Double?
+    /// `churn`: peers (for pairs: calls) replaced a second in each group it names.
+    public var ratePerS: Double?
+    /// `churn`: how long it goes on (default: to the run's end).
+    public var durationS: Double?
 }
 
 /// Which groups an action applies to: one by index or name, or all of them.

@@ -31,11 +31,12 @@ extension ExecutionPlan {
     }
 
     /// What `peer` does during the run, in time order. An `impairment` is not the peer's to
-    /// do: its links carry it in their schedule (`Scenario.impairment(ofGroup:)`).
+    /// do: its links carry it in their schedule (`Scenario.impairment(ofGroup:)`); nor are
+    /// leaving and coming back: the plan's generations carry those.
     public static func actions(for peer: Peer, in scenario: Scenario) -> [PlannedAction] {
         var planned: [PlannedAction] = []
         for (entry, action) in (scenario.timeline ?? []).enumerated()
-            where action.action != .impairment && (action.group ?? .all).indexes(in: scenario.groups).contains(peer.group) {
+            where action.action != .impairment && !action.changesConnection && (action.group ?? .all).indexes(in: scenario.groups).contains(peer.group) {
             if let at = picks(entry: entry, action, of: scenario, group: peer.group)[peer.index] {
                 planned.append(PlannedAction(entry: entry, atMs: at, action: action))
             }

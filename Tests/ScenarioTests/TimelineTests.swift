@@ -22,7 +22,7 @@ final class TimelineTests: XCTestCase {
     func testEachWrongTimelineGivesOneMessageNamingTheField() {
         let cases: [(String, String)] = [
             ("[{ at_s: 1, action: 'video.blur' }]",
-             "timeline[0].action: \"video.blur\" is not one of video.resolution, video.fps, video.bitrate_kbps, video.mute, video.unmute, audio.mute, audio.unmute, impairment"),
+             "timeline[0].action: \"video.blur\" is not one of video.resolution, video.fps, video.bitrate_kbps, video.mute, video.unmute, audio.mute, audio.unmute, impairment, leave, rejoin, churn, ice.restart"),
             ("[{ at_s: 30, group: 0, action: 'video.fps', fps: 15 }]",
              "timeline[0].at_s: 30 must be from 0 to less than the run's duration_s (30)"),
             ("[{ at_s: -1, group: 0, action: 'video.fps', fps: 15 }]",
@@ -47,11 +47,13 @@ final class TimelineTests: XCTestCase {
              "timeline[0].share_pct: 0 must be more than 0 and at most 100"),
             ("[{ at_s: 20, group: 0, spread_s: 10, action: 'video.fps', fps: 15 }]",
              "timeline[0].spread_s: 10 must be 0 or more and end before the run does (at_s + spread_s < 30)"),
-            ("[{ at_s: 1, group: 0, action: 'video.fps', fps: 15, colour: 'red' }]", "timeline[0].colour: unknown key (allowed here: action, at_s, bitrate_kbps, direction, fps, group, mode, profile, resolution, share_pct, spread_s)"),
+            ("[{ at_s: 1, group: 0, action: 'video.fps', fps: 15, colour: 'red' }]", "timeline[0].colour: unknown key (allowed here: action, after_s, at_s, bitrate_kbps, direction, duration_s, fps, group, mode, profile, rate_per_s, resolution, share_pct, spread_s)"),
         ]
         for (timeline, expected) in cases {
             XCTAssertEqual(message(timeline), expected, timeline)
         }
+        XCTAssertEqual(message("[{ at_s: 1, group: 0, action: 'leave' }]", groups: "[{ role: \"pair\", count: 1, partner: \"chromium\" }]"),
+                       "timeline[0].action: leave: groups[0] calls a chromium partner, which rtcswarm cannot make leave or come back; only rtcswarm partners can")
         XCTAssertEqual(message("[{ at_s: 1, group: 0, action: 'video.fps', fps: 15 }]",
                                groups: "[{ role: \"pair\", count: 1, media: { video: { enabled: false } } }]"),
                        "timeline[0].action: video.fps: groups[0] has video disabled")
@@ -88,6 +90,110 @@ final class TimelineTests: XCTestCase {
         for (timeline, groups, expected) in cases {
             XCTAssertEqual(message(timeline, groups: groups), expected, timeline)
         }
+    }
+
+    /// `leave`, `rejoin` and `churn`: each wrong one gives one message naming its field, the
+    /// value and what is allowed; right ones load, for every role.
+    func testEachWrongLeaveRejoinOrChurnGivesOneMessageNamingTheField() {
+        let cases: [(String, String)] = [
+            ("[{ at_s: 1, action: 'rejoin' }]", "timeline[0].after_s: rejoin needs after_s, the seconds until it comes back, e.g. 2"),
+            ("[{ at_s: 20, action: 'rejoin', after_s: 10 }]",
+             "timeline[0].after_s: 10 must be 0 or more and come back before the run ends (at_s + spread_s + after_s < 30)"),
+            ("[{ at_s: 5, spread_s: 10, action: 'rejoin', after_s: 15 }]",
+             "timeline[0].after_s: 15 must be 0 or more and come back before the run ends (at_s + spread_s + after_s < 30)"),
+            ("[{ at_s: 1, action: 'rejoin', after_s: -1 }]",
+             "timeline[0].after_s: -1 must be 0 or more and come back before the run ends (at_s + spread_s + after_s < 30)"),
+            ("[{ at_s: 1, action: 'leave', after_s: 2 }]", "timeline[0].after_s: only rejoin comes back; leave takes no after_s"),
+            ("[{ at_s: 1, action: 'leave', rate_per_s: 2 }]", "timeline[0].rate_per_s: only churn has a rate; leave takes no rate_per_s"),
+            ("[{ at_s: 1, action: 'rejoin', after_s: 1, duration_s: 5 }]", "timeline[0].duration_s: only churn lasts; rejoin takes no duration_s"),
+            ("[{ at_s: 2, action: 'churn' }]",
+             "timeline[0].rate_per_s: churn needs rate_per_s, the peers (for pairs: calls) replaced a second, e.g. 2"),
+            ("[{ at_s: 2, action: 'churn', rate_per_s: 0.01 }]",
+             "timeline[0].rate_per_s: 0.01 must be at most 1000 and replace at least one peer in its 28 s (rate_per_s * duration_s >= 1)"),
+            ("[{ at_s: 2, action: 'churn', rate_per_s: 5000, duration_s: 10 }]",
+             "timeline[0].rate_per_s: 5000 must be at most 1000 and replace at least one peer in its 10 s (rate_per_s * duration_s >= 1)"),
+            ("[{ at_s: 2, action: 'churn', rate_per_s: 1, duration_s: 29 }]",
+             "timeline[0].duration_s: 29 must be more than 0 and end by the run's end (at_s + duration_s <= 30)"),
+            ("[{ at_s: 2, action: 'churn', rate_per_s: 1, share_pct: 10 }]",
+             "timeline[0].share_pct: churn picks its peers by rate_per_s; leave share_pct out"),
+            ("[{ at_s: 2, action: 'churn', rate_per_s: 1, spread_s: 3 }]",
+             "timeline[0].spread_s: churn spreads its replacements evenly by itself; leave spread_s out"),
+            ("[{ at_s: 2, group: 'crowd', action: 'ice.restart' }]",
+             "timeline[0].action: ice.restart: groups[1] (role member) makes no call through the room; only pair groups restart ICE"),
+            ("[{ at_s: 2, group: 'nobody', action: 'leave' }]",
+             "timeline[0].group: names no group; use a group's index (0 to 1), its name, or \"all\""),
+        ]
+        for (timeline, expected) in cases {
+            XCTAssertEqual(message(timeline), expected, timeline)
+        }
+        XCTAssertEqual(message("[{ at_s: 1, action: 'ice.restart' }]",
+                               groups: "[{ role: \"pair\", count: 1, partner: \"chromium\" }]"),
+                       "timeline[0].action: ice.restart: groups[0]'s partner is chromium; only calls between rtcswarm peers restart ICE")
+        do {
+            _ = try ScenarioLoader.load(text: """
+            { name: "t", duration_s: 10, target: { kind: "srs", url: "http://127.0.0.1:1985" },
+              groups: [{ role: "publisher", count: 1 }], timeline: [{ at_s: 1, action: "ice.restart" }] }
+            """)
+            XCTFail("an SRS target took ice.restart")
+        } catch {
+            XCTAssertEqual(error.description, "timeline[0].action: ice.restart: target kind srs has no ICE restart in rtcswarm; only pairs through builtin-room or room do")
+        }
+        XCTAssertNil(message("[{ at_s: 1, group: 0, action: 'ice.restart' }]"))
+        XCTAssertNil(message("[{ at_s: 1, action: 'leave', share_pct: 10 }, { at_s: 2, group: 'crowd', action: 'rejoin', after_s: 3 },"
+                             + " { at_s: 3, action: 'churn', rate_per_s: 0.5, duration_s: 20 }]"))
+    }
+
+    /// 20 calls, 2 replaced a second for 20 s from 2 s: 40 replacements at even half-second
+    /// steps (each call twice, in the seed's order), every replacement's new connection
+    /// starting as the old one stops (so the plan's live count never leaves 20), each with
+    /// its own id and, for a pair, its own room.
+    func testChurnCutsEachCallIntoGenerationsKeepingTheLiveCount() throws {
+        let scenario = try ScenarioLoader.load(text: """
+        { name: "t", duration_s: 24, seed: 5, target: { kind: "builtin-room" },
+          groups: [{ role: "pair", count: 20, arrival: { rate_per_s: 1000 } }],
+          timeline: [{ at_s: 2, action: "churn", rate_per_s: 2, duration_s: 20 }] }
+        """).scenario
+        let plan = ExecutionPlan(scenario: scenario, workers: 2)
+        XCTAssertEqual(plan.peers.count, 120, "20 first calls and 40 replacements, two sides each")
+        XCTAssertEqual(Set(plan.peers.map(\.id)).count, 120)
+        let callers = plan.peers.filter { $0.side == .caller }
+        XCTAssertEqual(Dictionary(grouping: callers, by: \.index).values.map(\.count), Array(repeating: 3, count: 20))
+        XCTAssertEqual(callers.filter(\.leavesByTimeline).map(\.stopMs).sorted(), (0..<40).map { 2250 + 500 * Int64($0) })
+        for left in callers where left.leavesByTimeline {
+            let next = try XCTUnwrap(callers.first { $0.index == left.index && $0.generation == left.generation + 1 }, left.id)
+            XCTAssertEqual(next.startMs, left.stopMs, next.id)
+            if next.generation == 2 { XCTAssertEqual(next.stopMs, 24000, "the last lives to the run's end") }
+            XCTAssertEqual(next.room, "room-0-\(next.index)-gen\(next.generation)")
+            XCTAssertEqual(next.id, "g0-\(next.index)-caller-gen\(next.generation)")
+            XCTAssertEqual(plan.peers.first { $0.id == "g0-\(next.index)-callee-gen\(next.generation)" }?.worker, next.worker)
+        }
+        for t in stride(from: Int64(100), to: 24000, by: 125) {
+            XCTAssertEqual(callers.filter { $0.startMs <= t && t < $0.stopMs }.count, 20, "live calls at \(t) ms")
+        }
+        XCTAssertTrue(callers.allSatisfy { ExecutionPlan.actions(for: $0, in: scenario).isEmpty }, "the running peers are handed none of it")
+    }
+
+    /// `rejoin` cuts the picked members' life at `at_s` and starts a new one `after_s` later;
+    /// `leave` ends it for good, and a departure while a slot is away changes nothing.
+    func testRejoinComesBackAfterItsDelayAndLeaveEndsForGood() throws {
+        let scenario = try ScenarioLoader.load(text: """
+        { name: "t", duration_s: 10, seed: 2, target: { kind: "builtin-room", room: { capacity: 4 } },
+          groups: [{ role: "member", count: 4 }],
+          timeline: [{ at_s: 2, action: "rejoin", share_pct: 50, after_s: 1.5 }, { at_s: 2.5, action: "leave" }, { at_s: 6, action: "leave" }] }
+        """).scenario
+        let plan = ExecutionPlan(scenario: scenario, workers: 1)
+        let byId = Dictionary(uniqueKeysWithValues: plan.peers.map { ($0.id, $0) })
+        let rejoined = plan.peers.filter { $0.generation == 1 }
+        XCTAssertEqual(rejoined.count, 2)
+        for peer in rejoined {
+            XCTAssertEqual([peer.startMs, peer.stopMs], [3500, 6000], peer.id)
+            XCTAssertEqual(byId["g0-\(peer.index)"]?.stopMs, 2000)
+            XCTAssertEqual(peer.room, "room-0-0", "a member comes back to its own room")
+        }
+        let stayed = plan.peers.filter { $0.generation == 0 && $0.stopMs != 2000 }
+        XCTAssertEqual(stayed.map(\.stopMs), [2500, 2500])
+        XCTAssertEqual(plan.peers.count, 6)
+        XCTAssertTrue(plan.peers.allSatisfy(\.leavesByTimeline))
     }
 
     /// Half of 10 calls picked by the seed, spread evenly over 4 s from 2 s; both sides of a

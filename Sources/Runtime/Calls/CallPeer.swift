@@ -75,6 +75,8 @@ public final class CallPeer: PeerDriver {
     private var partnerWaitMs: Double?
     private var browserStats: BrowserStats?
     private var stopping: TimerID?
+    /// When the latest timeline `ice.restart` reached this side (`ice_restart_ms` counts from it).
+    private var iceRestartAction: Instant?
 
     /// `openChannel` connects the call's signaling (a room, a direct socket) and routes its events.
     public init(loop: EventLoop, settings: Settings, recorder: RunRecorder, fanout: MediaFanout,
@@ -97,6 +99,10 @@ public final class CallPeer: PeerDriver {
             record.phases["join_ms"] = self.joinMs
             record.phases["partner_wait_ms"] = self.partnerWaitMs
             record.browser = self.browserStats
+            if let action = self.iceRestartAction, let restart = self.call.peer?.iceRestart, let connected = restart.connectedAt {
+                record.phases["ice_restart_ms"] = connected.milliseconds(since: action)
+                record.phases["ice_restart_lost_packets"] = Double((restart.lostAtConnected ?? restart.lostAtStart) - restart.lostAtStart)
+            }
             if let stopping = self.stopping { self.loop.cancel(stopping) }
             self.signaling?.leave()
         }
@@ -108,7 +114,19 @@ public final class CallPeer: PeerDriver {
         }
     }
 
-    func apply(_ action: TimelineAction) { call.apply(action) }
+    func apply(_ action: TimelineAction) {
+        guard action.action == .iceRestart else { return call.apply(action) }
+        // Both sides of the call get the action: both time it, the offerer restarts.
+        guard state == .connected, let peer = call.peer else { return }
+        iceRestartAction = loop.now()
+        guard peer.configuration.role == .offerer else { return }
+        do {
+            signaling?.send(.offer(try peer.restartIce(now: loop.now())))
+            call.drive()
+        } catch {
+            end(.failed, phase: "connected", reason: "cannot restart ICE: \(error)")
+        }
+    }
 
     public func start() {
         guard life.begin() else { return }
@@ -156,6 +174,9 @@ public final class CallPeer: PeerDriver {
     private func handle(_ signal: P2PSignal, now: Instant) {
         switch signal {
         case .offer(let sdp):
+            if let peer = call.peer, peer.remoteDescription != nil {
+                return answerIceRestart(sdp, peer: peer, now: now)
+            }
             guard call.peer == nil else { return }
             partnerWaitMs = 0
             startCall(role: .answerer) { peer in
@@ -165,7 +186,11 @@ public final class CallPeer: PeerDriver {
         case .answer(let sdp):
             guard let peer = call.peer else { return }
             do {
-                try peer.setRemoteAnswer(sdp, now: now)
+                if peer.iceRestart != nil, peer.remoteDescription != nil {
+                    try peer.applyIceRestartAnswer(sdp, now: now)
+                } else {
+                    try peer.setRemoteAnswer(sdp, now: now)
+                }
                 call.drive()
             } catch {
                 end(.failed, phase: "signaling", reason: "the answer was refused: \(error)")
@@ -188,6 +213,16 @@ public final class CallPeer: PeerDriver {
             signalingEvent(.partnerLeft)
         case .stats, .error, .stop:
             break
+        }
+    }
+
+    /// A second offer on a set-up call: an ICE restart (RFC 8445 9), answered with new credentials.
+    private func answerIceRestart(_ sdp: String, peer: Peer, now: Instant) {
+        do {
+            signaling?.send(.answer(try peer.acceptIceRestart(sdp, now: now)))
+            call.drive()
+        } catch {
+            end(.failed, phase: "connected", reason: "the ICE restart offer was refused: \(error)")
         }
     }
 

@@ -17,6 +17,9 @@ final class MemberLife {
     private var timers: [TimerID] = []
     private var sequence = 0
     private var tally = RoomMessageTally()
+    /// Others that joined (`other_joined`) and left (`bye`) the room while joined.
+    var othersJoined = 0
+    var othersLeft = 0
     /// Closes the connection; told whether the member had joined (to leave or log out first).
     var onEnd: (_ joined: Bool) -> Void = { _ in }
 
@@ -91,7 +94,10 @@ final class MemberLife {
         var record = PeerRecord(id: id, group: group, role: "member", startedAtMs: startedAt.map(recorder.offset) ?? recorder.offset(now),
                                 endedAtMs: recorder.offset(now), phases: phases, outcome: outcome,
                                 failedPhase: outcome == .failed ? phase : nil, failureReason: reason)
-        if wasJoined { record.messages = tally.counts(room: room, sent: sequence) }
+        if wasJoined {
+            record.messages = tally.counts(room: room, sent: sequence)
+            (record.othersJoined, record.othersLeft) = (othersJoined, othersLeft)
+        }
         recorder.finish(record)
     }
 

@@ -62,7 +62,8 @@ struct PeerFactory {
         case .caller: 1
         case .callee: 2
         }
-        return SeededGenerator.mixing(base, UInt64(peer.group), UInt64(peer.index), side, UInt64(attempt))
+        // The generation in the high half: a first connection's seeds stay as they were.
+        return SeededGenerator.mixing(base, UInt64(peer.group), UInt64(peer.index), side, UInt64(attempt) | UInt64(peer.generation) << 32)
     }
 
     func make(_ peer: ExecutionPlan.Peer, attempt: Int) throws(TargetError) -> PeerDriver {
@@ -71,6 +72,7 @@ struct PeerFactory {
         // whatever the worker count; each reconnect one of its own.
         let seed = Self.seed(peer, attempt: attempt, base: scenario.effectiveSeed)
         let id = Self.id(peer, attempt: attempt)
+        if peer.leavesByTimeline { recorder.leavesByTimeline(id) }
         let decode = WorkerRun.isSampled(peer, percent: scenario.decodeSamplePct)
         let ice = try ICEConfiguration(group, groupIndex: peer.group)
         let receiveTimeout = Duration.milliseconds(Int64((group.receiveTimeoutS * 1000).rounded()))

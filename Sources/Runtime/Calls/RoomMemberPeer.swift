@@ -67,6 +67,10 @@ public final class RoomMemberPeer: PeerDriver {
             life.end(.failed, phase: "signaling", reason: "room \(room) is full")
         case .message(.message(let room, let data)) where room == settings.room:
             life.received(data)
+        case .message(.otherJoined(let room, _)) where room == settings.room && state == .connected:
+            life.othersJoined += 1
+        case .message(.bye(let room, _)) where room == settings.room && state == .connected:
+            life.othersLeft += 1
         case .message(.error(let code, let message)):
             if state == .connecting { life.end(.failed, phase: "signaling", reason: "server refused: \(code): \(message)") }
         case .message:

@@ -16,7 +16,7 @@ extension SharedEncoder.Track {
         case .videoBitrate:
             guard let kbps = action.bitrateKbps else { return nil }
             bitrate = kbps * 1000
-        case .videoMute, .videoUnmute, .audioMute, .audioUnmute, .impairment:
+        case .videoMute, .videoUnmute, .audioMute, .audioUnmute, .impairment, .leave, .rejoin, .churn, .iceRestart:
             return nil
         }
         return .video(codec: codec, size: size, fps: fps, bitrate: bitrate, keyframeInterval: keyframeInterval, file: file)

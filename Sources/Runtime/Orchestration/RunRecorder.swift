@@ -53,6 +53,7 @@ public final class RunRecorder {
     private var endedReceive = ReceiveTotals()
     private var liveReceive: [Int: () -> ReceiveTotals] = [:]
     private var nextLiveToken = 0
+    private var timelineLeavers: Set<String> = []
 
     /// Adds a live call's totals to `receiveTotals` until `endLive(token)` (its record then
     /// carries the same counts).
@@ -67,7 +68,13 @@ public final class RunRecorder {
     /// Everything received so far: the ended peers' streams and the live calls'.
     public var receiveTotals: ReceiveTotals { liveReceive.values.reduce(endedReceive) { $0 + $1() } }
 
+    /// Marks `id`'s planned stop as a timeline `leave` (or `rejoin`, `churn`): its record,
+    /// if it completed, says it was left by the timeline.
+    func leavesByTimeline(_ id: String) { timelineLeavers.insert(id) }
+
     public func finish(_ record: PeerRecord) {
+        var record = record
+        if record.outcome == .completed, timelineLeavers.contains(record.id) { record.leftByTimeline = true }
         records.append(record)
         endedReceive = endedReceive + ReceiveTotals(record.streams)
         if record.outcome == .failed { metrics.increment(.failedPeers) }
