@@ -38,6 +38,9 @@ public struct PeerRecord: Codable, Equatable, Sendable {
     public var signalingLostReason: String?
     /// A room member's messages: sent, received, lost and duplicated (`RoomMessageCounts`).
     public var messages: RoomMessageCounts?
+    /// An OWT participant's view of the conference: its login, logout, publications and the
+    /// notifications it got, for `stream_notify_ms` and `participant_notify_ms`.
+    public var conference: ConferenceLog?
 
     /// Its one final state as `connected_peers` counts it: it finished setup (WebRTC peers:
     /// set up; members: joined a room, or logged in to an OWT portal) and did not fail
