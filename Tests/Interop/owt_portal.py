@@ -232,8 +232,9 @@ async def login(sid, *request):
         rooms[room] = set()
         streams[room + "-common"] = Stream(room + "-common", "mixed", room, kinds=("audio", "video"))
     rooms[room].add(participant.id)
-    await notify_room(room, "participant", {"action": "join", "data": participant.info()}, skip=participant.id)
-    return {
+    # The room as of the join, taken before the others are told: whoever joins while they
+    # are being told is announced to this participant instead of listed.
+    joined = {
         "id": participant.id, "user": participant.user, "role": participant.role,
         "permission": {"publish": participant.role == "presenter", "subscribe": True},
         "room": {
@@ -243,6 +244,8 @@ async def login(sid, *request):
         },
         "reconnectionTicket": make_ticket(participant),
     }
+    await notify_room(room, "participant", {"action": "join", "data": participant.info()}, skip=participant.id)
+    return joined
 
 
 @sio.on("relogin")

@@ -110,6 +110,66 @@ final class OWTPortalRunTests: XCTestCase {
         XCTAssertLessThan(try XCTUnwrap(relay.percentile(99)), 500)
     }
 
+    /// 20 participants of one room, every one texting everyone once a second: a forward
+    /// player and 11 members from the start, 6 members who leave after 6 s, a publisher at
+    /// 2 s and another at 4 s. Expected from that plan: every participant is told of each
+    /// later one's join (20 x 19 / 2 = 190); the 14 who stay to the end, of each of the 6
+    /// leaves (84; the 6 leave together, inside each other's window); the first publication
+    /// reaches the 18 in the room before it (the second publisher logs in after it is
+    /// live), the second all 19 others: 311 in all, and none lost.
+    func testTwentyParticipantsCountAndTimeNotificationsAndTextFromEveryRole() throws {
+        InteropRecorder.cell(self, target: "python-socketio", version: TargetVersion.pip("python-socketio"),
+                             role: "OWT mock portal: 20 participants (2 publishers, a player, members): notifications and texts",
+                             codec: "VP8+Opus")
+        let (portal, port, _, _) = try startPortal()
+        defer { portal.stop() }
+        let video = #"media: { video: { resolution: "160x90", fps: 15, bitrate_kbps: 150 } }"#
+        let (report, outcome) = try run("""
+        { name: "owt-notify", duration_s: 10,
+          target: { kind: "owt", owt: { portal: "http://127.0.0.1:\(port)", service_id: "svc", service_key: "key", room: "r1",
+                                        engine_io: 4, text_rate_per_s: 1 } },
+          groups: [{ role: "player", count: 1, start_s: 0.3, \(video) },
+                   { role: "member", count: 11, start_s: 0.5, arrival: { rate_per_s: 40 } },
+                   { role: "member", count: 6, start_s: 0.9, duration_s: 6, arrival: { rate_per_s: 40 } },
+                   { role: "publisher", count: 1, start_s: 2, \(video) },
+                   { role: "publisher", count: 1, start_s: 4, \(video) }] }
+        """)
+        let cell = try XCTUnwrap(report.cells.first)
+        XCTAssertEqual(outcome, .passed, "\(cell.peers.map { "\($0.id): \($0.failureReason ?? "ok")" })")
+        XCTAssertEqual(cell.peers.filter { $0.outcome == .completed }.count, 20)
+        let (everyone, leaving, publishers) = (20, 6, 2)
+        let joins = everyone * (everyone - 1) / 2
+        let leaves = leaving * (everyone - leaving)
+        let streamAdds = (everyone - publishers) + (everyone - 1)
+        let counters = cell.metrics.counters
+        let streamMs = try XCTUnwrap(cell.metrics.histograms[.streamNotifyMs])
+        let participantMs = try XCTUnwrap(cell.metrics.histograms[.participantNotifyMs])
+        print("owt notifications: expected \(counters[.notificationsExpected]?.value ?? -1) received "
+              + "\(counters[.notificationsReceived]?.value ?? -1); stream_notify_ms n \(streamMs.count) (negative \(streamMs.invalidCount)) "
+              + "p50 \(streamMs.percentile(50) ?? -1) max \(streamMs.max ?? -1); participant_notify_ms n \(participantMs.count) "
+              + "min \(participantMs.min ?? -1) p50 \(participantMs.percentile(50) ?? -1) p99 \(participantMs.percentile(99) ?? -1)")
+        XCTAssertEqual(counters[.notificationsExpected]?.value, joins + leaves + streamAdds)
+        XCTAssertEqual(counters[.notificationsReceived]?.value, joins + leaves + streamAdds)
+        XCTAssertEqual(counters[.notificationsLost]?.value, 0)
+        XCTAssertEqual(streamMs.count + streamMs.invalidCount, streamAdds, "one stream add per expected receiver, each timed")
+        XCTAssertGreaterThan(try XCTUnwrap(streamMs.percentile(50)), 0)
+        // The others are told of a join or leave only after its request went out: never before.
+        XCTAssertEqual(participantMs.invalidCount, 0)
+        XCTAssertGreaterThanOrEqual(participantMs.count, joins + leaves)
+        XCTAssertGreaterThan(try XCTUnwrap(participantMs.min), 0)
+        // Texts from every role: each sent some, heard the others', and lost none.
+        for peer in cell.peers {
+            let messages = try XCTUnwrap(peer.messages, "\(peer.id) (\(peer.role)) kept no text counts")
+            XCTAssertGreaterThanOrEqual(messages.sent, 4, "\(peer.id) (\(peer.role)) texts once a second for 5 s or more")
+            XCTAssertGreaterThan(messages.received, 19 * 2, "\(peer.id) (\(peer.role))")
+            XCTAssertEqual(messages.lost, 0, peer.id)
+        }
+        let relay = try XCTUnwrap(cell.metrics.histograms[.relayMs])
+        XCTAssertEqual(relay.count, counters[.messagesReceived]?.value, "every text received is timed")
+        print("owt texts: sent \(counters[.messagesSent]?.value ?? -1) received \(relay.count) relay_ms p50 \(relay.percentile(50) ?? -1) "
+              + "p99 \(relay.percentile(99) ?? -1)")
+    }
+
     /// One publisher with `token`: its record.
     private func publish(port: Int, token: String, seconds: Int) throws -> PeerRecord {
         let (report, _) = try run("""
