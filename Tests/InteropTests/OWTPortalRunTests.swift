@@ -66,12 +66,15 @@ final class OWTPortalRunTests: XCTestCase {
         """)
         cell.measured(report)
         let peers = try XCTUnwrap(report.cells.first?.peers)
-        print("owt phases: \(peers.map { "\($0.id) \($0.phases.filter { ["login_ms", "publish_ack_ms", "subscribe_ack_ms", "setup_ms"].contains($0.key) })" })")
+        print("owt phases: \(peers.map { "\($0.id) \($0.phases.filter { ["login_ms", "publish_ack_ms", "subscribe_ack_ms", "signaling_ms", "setup_ms"].contains($0.key) })" })")
         XCTAssertEqual(outcome, .passed, "\(peers.map { "\($0.id): \($0.failureReason ?? "ok")" }) portal: \(portal.text.suffix(3000))")
         XCTAssertEqual(peers.count, 4)
         for peer in peers {
             XCTAssertEqual(peer.outcome, .completed, "\(peer.id): \(peer.failureReason ?? "")")
             XCTAssertNotNil(peer.phases["setup_ms"], "\(peer.id): \(peer.phases)")
+            // The offer went in `soac` and the answer came back in `progress`: signaling_ms
+            // times that exchange, then ICE and DTLS.
+            for phase in ["signaling_ms", "ice_ms", "dtls_ms"] { XCTAssertGreaterThan(peer.phases[phase] ?? 0, 0, "\(peer.id) \(phase): \(peer.phases)") }
             XCTAssertGreaterThan(peer.phases["login_ms"] ?? 0, 0, "\(peer.id): \(peer.phases)")
             XCTAssertGreaterThan(peer.phases[peer.role == "publisher" ? "publish_ack_ms" : "subscribe_ack_ms"] ?? 0, 0, "\(peer.id): \(peer.phases)")
         }
@@ -137,7 +140,11 @@ final class OWTPortalRunTests: XCTestCase {
           thresholds: ["notifications_lost == 0", "stream_notify_ms.p99 < 2000", "participant_notify_ms.p99 < 2000"] }
         """)
         let cell = try XCTUnwrap(report.cells.first)
-        XCTAssertEqual(outcome, .passed, "\(cell.peers.map { "\($0.id): \($0.failureReason ?? "ok")" }) \(cell.thresholds)")
+        // The counts are exact whatever the load; a busy shared machine may judge the run
+        // harness-saturated (report.invalidReason), which says nothing about the portal.
+        XCTAssert([.passed, .harnessSaturated].contains(outcome), "\(outcome) \(report.invalidReason ?? "") \(cell.thresholds)")
+        if outcome == .harnessSaturated { print("owt notifications run judged harness-saturated: \(report.invalidReason ?? "")") }
+        XCTAssertEqual(cell.peers.compactMap(\.failureReason), [])
         let mine = ["notifications_lost == 0", "stream_notify_ms.p99 < 2000", "participant_notify_ms.p99 < 2000"]
         XCTAssertEqual(cell.thresholds.filter { mine.contains($0.expr) }.map(\.passed), [true, true, true], "the thresholds read the new figures")
         XCTAssertEqual(cell.peers.filter { $0.outcome == .completed }.count, 20)
@@ -166,7 +173,7 @@ final class OWTPortalRunTests: XCTestCase {
             let messages = try XCTUnwrap(peer.messages, "\(peer.id) (\(peer.role)) kept no text counts")
             XCTAssertGreaterThanOrEqual(messages.sent, 4, "\(peer.id) (\(peer.role)) texts once a second for 5 s or more")
             XCTAssertGreaterThan(messages.received, 19 * 2, "\(peer.id) (\(peer.role))")
-            XCTAssertEqual(messages.lost, 0, peer.id)
+            XCTAssertEqual(messages.lost, 0, "\(peer.id) (\(peer.role)): \(messages)")
         }
         let relay = try XCTUnwrap(cell.metrics.histograms[.relayMs])
         XCTAssertEqual(relay.count, counters[.messagesReceived]?.value, "every text received is timed")

@@ -12,6 +12,9 @@ final class StampedMessages {
     private let recorder: RunRecorder
     private let id: String
     private var timer: TimerID?
+    /// Once stopped (its record is made) it neither sends nor times what still arrives, so
+    /// `relay_ms` counts exactly the messages the record counts.
+    private var stopped = false
     private(set) var sent = 0
     private var tally = RoomMessageTally()
 
@@ -33,12 +36,14 @@ final class StampedMessages {
     }
 
     func stop() {
+        stopped = true
         timer.map(loop.cancel)
         timer = nil
     }
 
-    /// Another participant's stamped message (anything else is ignored).
+    /// Another participant's stamped message (anything else, or anything after `stop()`, is ignored).
     func received(_ body: JSONValue?) {
+        guard !stopped else { return }
         if let sender = body?["from"]?.stringValue, let number = body?["seq"]?.integerValue {
             tally.receive(from: sender, sequence: Int(number))
         }
