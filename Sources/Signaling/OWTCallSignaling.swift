@@ -124,7 +124,7 @@ public struct OWTCallSignaling: CallSignaling {
                 events.append(.closed)
             case .failed(let words):
                 events.append(.failed(CallSetupError(words.contains(" refused") ? .refused : .noAnswer, words)))
-            case .acknowledged(let request, let milliseconds):
+            case .acknowledged(let request, let milliseconds, _):
                 let phase = ["login": "login_ms", "publish": "publish_ack_ms", "subscribe": "subscribe_ack_ms"][request]
                 if let phase { events.append(.timing(phase, milliseconds: milliseconds)) }
             case .remoteCandidate, .streamUpdated, .streamRemoved, .participantJoined, .participantLeft, .text, .ticketRefreshed:

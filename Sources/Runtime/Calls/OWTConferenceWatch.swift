@@ -3,7 +3,7 @@ import Report
 import Signaling
 
 /// What an OWT peer of any role notes of its conference for its record's `ConferenceLog`:
-/// when its `login` went out (the ack's time less its `login_ms`), who it is and what its
+/// when its `login` went out (the ack says when), who it is and what its
 /// room info listed, its publication's `ready` (publishers only: a subscription's `ready`
 /// announces nothing), and each `stream add`, `participant join` and `leave` as it arrives,
 /// on the monotonic clock the machine's processes share.
@@ -15,6 +15,8 @@ final class OWTConferenceWatch {
     private var known: (streams: [String], participants: [String]) = ([], [])
     private var published: [ConferenceLog.Publication] = []
     private var notices: [ConferenceLog.Notice] = []
+    /// When it started to leave (before its `logout` went out).
+    private var leftAtNs: Int64?
     /// The conference's room id, once joined.
     private(set) var roomID = ""
 
@@ -26,8 +28,8 @@ final class OWTConferenceWatch {
     func note(_ event: OWTPortalEvent) {
         let now = loop.now().nanoseconds
         switch event {
-        case .acknowledged("login", let milliseconds):
-            loginAtNs = now - Int64(milliseconds * 1e6)
+        case .acknowledged("login", _, let sentAt):
+            loginAtNs = sentAt.nanoseconds
         case .joined(let room):
             (participant, roomID) = (room.participantID, room.roomID)
             known = (room.streams.map(\.id), room.participants.map(\.id))
@@ -44,11 +46,17 @@ final class OWTConferenceWatch {
         }
     }
 
-    /// The log as the peer ends now (`loggedOut`: it sends `logout` now); nil when it never
-    /// logged in.
+    /// It is about to send `logout`: the leave's time, taken before the request goes out
+    /// (after it, a descheduled process could read its clock after the others heard).
+    func leaving() {
+        if leftAtNs == nil { leftAtNs = loop.now().nanoseconds }
+    }
+
+    /// The log as the peer ends (at `leaving()`, else now; `loggedOut`: it sends `logout`
+    /// then, or has); nil when it never logged in.
     func log(loggedOut: Bool) -> ConferenceLog? {
         guard let participant, let loginAtNs else { return nil }
-        return ConferenceLog(participant: participant, loginAtNs: loginAtNs, endAtNs: loop.now().nanoseconds, loggedOut: loggedOut,
+        return ConferenceLog(participant: participant, loginAtNs: loginAtNs, endAtNs: leftAtNs ?? loop.now().nanoseconds, loggedOut: loggedOut,
                              knownStreams: known.streams, knownParticipants: known.participants, published: published, notices: notices)
     }
 }

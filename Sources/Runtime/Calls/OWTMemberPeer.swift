@@ -41,6 +41,7 @@ public final class OWTMemberPeer: PeerDriver {
             self.host = nil
             // Logged in: log out and give the portal a moment to answer; else just drop.
             if joined, host.machine.isJoined {
+                self.watch.leaving()
                 host.perform { $0.logout(now: $1) }
                 _ = self.loop.schedule(after: .seconds(2)) { host.stop() }
             } else {
@@ -64,7 +65,7 @@ public final class OWTMemberPeer: PeerDriver {
     private func handle(_ event: OWTPortalEvent) {
         watch.note(event)
         switch event {
-        case .acknowledged("login", let milliseconds):
+        case .acknowledged("login", let milliseconds, _):
             life.phases["login_ms"] = milliseconds
         case .joined:
             life.joined(every: settings.textInterval) { [weak self] body in
