@@ -39,6 +39,8 @@ require_swift
 ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose chromium janus coturn tshark ffmpeg gcc libc6-dev iproute2 util-linux golang-go golang-github-pion-webrtc.v3-dev prometheus
 # Independent peers and servers the interop tests run against (TARGETS.md).
 ensure_venv .venv Tests/Interop/requirements.txt
+# The mock OWT portal on Engine.IO 3 (python-socketio 4), as OWT's Socket.IO 2.x portals spoke.
+ensure_venv .venv-eio3 Tests/Interop/requirements-eio3.txt
 # kubernetes-validate checks deploy/kubernetes offline (KubernetesManifestTests).
 ensure_venv .venv-deploy deploy/requirements.txt
 # LD_PRELOAD shim that lets libnice-based servers (Janus) gather 127.0.0.1 (Tests/Interop/README.md).

@@ -71,6 +71,14 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
     case publishAckMs = "publish_ack_ms"
     case subscribeAckMs = "subscribe_ack_ms"
     case relayMs = "relay_ms"
+    /// OWT notifications (`ConferenceNotifications`): from a publication's `ready` to another
+    /// participant's `stream add`; from a login or logout to another's `participant join` or
+    /// `leave`; and how many of those the participants should have got, got, and missed.
+    case streamNotifyMs = "stream_notify_ms"
+    case participantNotifyMs = "participant_notify_ms"
+    case notificationsExpected = "notifications_expected"
+    case notificationsReceived = "notifications_received"
+    case notificationsLost = "notifications_lost"
     /// Room messages (role `member`, `RoomMessageCounts`): sent, copies the server relayed,
     /// copies received, and lost and duplicated by the senders' sequence numbers.
     case messagesSent = "messages_sent"
@@ -111,8 +119,8 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
 
     public var kind: Kind {
         switch self {
-        case .nacks, .plis, .failedPeers, .socketDrops, .framesUnknownSize, .switchesMissed, .framesWhileMuted, .messagesSent, .messagesRelayed, .messagesReceived,
-             .messagesLost, .messagesDuplicated: .counter
+        case .nacks, .plis, .failedPeers, .socketDrops, .framesUnknownSize, .switchesMissed, .framesWhileMuted, .messagesSent, .messagesRelayed,
+             .messagesReceived, .messagesLost, .messagesDuplicated, .notificationsExpected, .notificationsReceived, .notificationsLost: .counter
         case .connectedPeers: .gauge
         default: .distribution
         }

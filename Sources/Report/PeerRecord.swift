@@ -48,6 +48,9 @@ public struct PeerRecord: Codable, Equatable, Sendable {
     /// while it was there.
     public var othersJoined: Int?
     public var othersLeft: Int?
+    /// An OWT participant's view of the conference: its login, logout, publications and the
+    /// notifications it got, for `stream_notify_ms` and `participant_notify_ms`.
+    public var conference: ConferenceLog?
 
     /// Its one final state as `connected_peers` counts it: it finished setup (WebRTC peers:
     /// set up; members: joined a room, or logged in to an OWT portal) and did not fail

@@ -71,9 +71,9 @@ public struct ReportComparison: Equatable, Sendable {
         case .videoLossPct, .audioLossPct, .videoResidualLossPct, .audioResidualLossPct, .videoFrameLossPct, .resolutionSurvival, .cpuPct: return 0.5
         case .fps, .psnrDb, .rssMb: return 1
         case .ssim, .ssimP5: return 0.01
-        case .messagesLost, .messagesDuplicated: return 0.5
+        case .messagesLost, .messagesDuplicated, .notificationsLost: return 0.5
         // How much the members said, not how well it went: a longer or larger run sends more.
-        case .messagesSent, .messagesRelayed, .messagesReceived: return .infinity
+        case .messagesSent, .messagesRelayed, .messagesReceived, .notificationsExpected, .notificationsReceived: return .infinity
         case .videoBurstMax, .audioBurstMax, .videoLossEpisodes, .audioLossEpisodes, .freezeCount, .harnessFreezeCount, .framesUnknownSize, .nacks, .plis, .failedPeers, .connectedPeers, .socketDrops: return 0.5
         default: return 5
         }

@@ -25,6 +25,9 @@ enum SummaryRows {
         MetricAddress(.joinMs, .p50), MetricAddress(.joinMs, .p95), MetricAddress(.relayMs, .p50), MetricAddress(.relayMs, .p99),
         MetricAddress(.messagesSent), MetricAddress(.messagesRelayed), MetricAddress(.messagesReceived), MetricAddress(.messagesLost),
         MetricAddress(.messagesDuplicated),
+        MetricAddress(.streamNotifyMs, .p50), MetricAddress(.streamNotifyMs, .p99), MetricAddress(.participantNotifyMs, .p50),
+        MetricAddress(.participantNotifyMs, .p99), MetricAddress(.notificationsExpected), MetricAddress(.notificationsReceived),
+        MetricAddress(.notificationsLost),
         MetricAddress(.lagMs, .p99), MetricAddress(.cpuPct, .max), MetricAddress(.rssMb, .max), MetricAddress(.socketDrops),
     ]
 

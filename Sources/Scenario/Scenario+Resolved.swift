@@ -98,6 +98,10 @@ extension Target {
     public var janusAdminSecret: String { janus?.adminSecret ?? JanusSettings.sampleAdminSecret }
     /// Texts a second each OWT member sends (none by default).
     public var owtTextRatePerS: Double { owt?.textRatePerS ?? 0 }
+    /// Between two of an OWT peer's texts; nil: it sends none.
+    public var owtTextInterval: Duration? {
+        owtTextRatePerS > 0 ? .milliseconds(Int64((1000 / owtTextRatePerS).rounded())) : nil
+    }
     /// The URL peers connect to: the OWT portal's for owt, else `url` (validation requires
     /// the one the kind needs).
     public var serverURL: String { (kind == .owt ? owt?.portal : url) ?? "" }

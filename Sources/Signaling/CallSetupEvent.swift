@@ -16,6 +16,10 @@ public enum CallSetupEvent: Hashable, Sendable {
     /// A signaling step the adapter timed, in milliseconds, kept as the peer's phase of
     /// that name (OWT: `login_ms`, `publish_ack_ms`, `subscribe_ack_ms`).
     case timing(String, milliseconds: Double)
+    /// What an OWT portal told this participant about its conference (its login and room
+    /// info, its publication's `ready`, `stream add`, `participant` join and leave, `text`),
+    /// for the notification figures and the texts of any role.
+    case conference(OWTPortalEvent)
     /// The call could not be set up, or the server ended it.
     case failed(CallSetupError)
     /// The teardown is over (or there was nothing to tear down).

@@ -13,6 +13,13 @@ public protocol CallSignaling: StreamMachine where Event == CallSetupEvent {
     mutating func trickle(_ candidate: TrickleCandidate?, now: Instant)
     /// Starts the teardown; `.closed` follows.
     mutating func hangUp(now: Instant)
+    /// A text message to everyone in the conference (OWT `text`); servers without texts
+    /// take none.
+    mutating func sendText(_ text: String, now: Instant)
+}
+
+extension CallSignaling {
+    public mutating func sendText(_ text: String, now: Instant) {}
 }
 
 /// Janus over its WebSocket is one connection's machine.

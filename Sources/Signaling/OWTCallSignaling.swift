@@ -48,6 +48,13 @@ public struct OWTCallSignaling: CallSignaling {
         client.sendCandidate(candidate, transportID: transportID, now: now)
     }
 
+    /// A `text` to everyone, once logged in.
+    public mutating func sendText(_ text: String, now: Instant) {
+        guard client.isJoined else { return }
+        client.sendText(text, now: now)
+        translate(now: now)
+    }
+
     public mutating func hangUp(now: Instant) {
         guard client.isJoined else { return events.append(.closed) }
         if let sessionID {
@@ -78,6 +85,12 @@ public struct OWTCallSignaling: CallSignaling {
     /// Turns the client's events into call-setup events and requests.
     private mutating func translate(now: Instant) {
         while let event = client.pollEvent() {
+            switch event {
+            case .acknowledged, .joined, .ready, .streamAdded, .participantJoined, .participantLeft, .text:
+                events.append(.conference(event))
+            default:
+                break
+            }
             switch event {
             case .joined(let room):
                 switch role {
@@ -111,7 +124,7 @@ public struct OWTCallSignaling: CallSignaling {
                 events.append(.closed)
             case .failed(let words):
                 events.append(.failed(CallSetupError(words.contains(" refused") ? .refused : .noAnswer, words)))
-            case .acknowledged(let request, let milliseconds):
+            case .acknowledged(let request, let milliseconds, _):
                 let phase = ["login": "login_ms", "publish": "publish_ack_ms", "subscribe": "subscribe_ack_ms"][request]
                 if let phase { events.append(.timing(phase, milliseconds: milliseconds)) }
             case .remoteCandidate, .streamUpdated, .streamRemoved, .participantJoined, .participantLeft, .text, .ticketRefreshed:

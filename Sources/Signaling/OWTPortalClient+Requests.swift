@@ -83,7 +83,7 @@ extension OWTPortalClient {
         guard status == "ok" || status == "success" else {
             return fail("OWT portal: \(request.name) refused: \(Self.words(data))")
         }
-        if let sentAt, request.isTimed { events.append(.acknowledged(request: request.name, milliseconds: now.milliseconds(since: sentAt))) }
+        if let sentAt, request.isTimed { events.append(.acknowledged(request: request.name, milliseconds: now.milliseconds(since: sentAt), sentAt: sentAt)) }
         switch request {
         case .login:
             do {

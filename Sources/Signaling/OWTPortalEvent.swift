@@ -1,3 +1,5 @@
+import RTCBase
+
 /// Names one `publish` or `subscribe` of an `OWTPortalClient` until the portal names its
 /// transport.
 public typealias OWTRequestTag = Int
@@ -5,8 +7,9 @@ public typealias OWTRequestTag = Int
 /// What an `OWTPortalClient` tells its owner.
 public enum OWTPortalEvent: Hashable, Sendable {
     /// A `login`, `relogin`, `publish` or `subscribe` was answered `ok`, this long after
-    /// it went out (after the connection was up, for the login).
-    case acknowledged(request: String, milliseconds: Double)
+    /// it went out (after the connection was up, for the login), and when that was: the
+    /// monotonic instant the others' notifications of a login are timed from.
+    case acknowledged(request: String, milliseconds: Double, sentAt: Instant)
     /// `login` succeeded: who we are, the room's streams and participants.
     case joined(OWTRoomInfo)
     /// The portal took a `publish` or `subscribe`: its transport and the session id

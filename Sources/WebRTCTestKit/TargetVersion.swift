@@ -5,11 +5,11 @@ import Foundation
 /// tests read `/janus/info` and `/api/v1/versions`). Each is looked up once per process;
 /// nil when the target is not installed.
 public enum TargetVersion {
-    /// "aiortc 1.16.0": a package in the interop venv (`.venv`), from its pip metadata
+    /// "aiortc 1.16.0": a package in an interop venv (`.venv` unless named), from its pip metadata
     /// (the `<name>-<version>.dist-info` folder pip writes).
-    public static func pip(_ package: String) -> String? {
-        cached("pip \(package)") {
-            let lib = ExternalTool.repositoryRoot.appendingPathComponent(".venv/lib")
+    public static func pip(_ package: String, venv: String = ".venv") -> String? {
+        cached("pip \(venv) \(package)") {
+            let lib = ExternalTool.repositoryRoot.appendingPathComponent("\(venv)/lib")
             let normalized = package.lowercased().replacingOccurrences(of: "-", with: "_")
             for python in (try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? [] {
                 let packages = lib.appendingPathComponent(python).appendingPathComponent("site-packages")

@@ -13,13 +13,17 @@ room's mixed stream `<room>-common` get the first publisher's video scaled to th
 size (--mixed WxH), as an MCU's composition would be.
 
 usage: owt_portal.py [--service-id ID] [--service-key KEY] [--mixed 320x180]
-    Listens on 127.0.0.1 (a free port) for Socket.IO (Engine.IO v4: python-socketio 5)
+    Listens on 127.0.0.1 (a free port) for Socket.IO (Engine.IO v4 under python-socketio 5,
+    v3 under python-socketio 4)
     and REST on the same port, and prints one JSON line: {"port": N, "token": T,
     "viewer_token": V}: reusable tokens for room "r1" as presenter and as viewer (REST
     tokens are single-use, like OWT's).
     Roles: "presenter" may publish and subscribe, "viewer" only subscribe.
     Test control: POST /test/drop closes every participant's connection without logging
     it out (each may relogin within 10 s with its ticket); it answers how many it dropped.
+    POST /test/drop?forget=1 also forgets them at once, as a portal whose signaling restarted
+    would (their media transports stay up): each relogin is refused ("Invalid reconnection
+    ticket").
     GET /test/participants: {"all": [ids], "connected": [ids]} of the participants kept.
 """
 import argparse
@@ -27,6 +31,7 @@ import asyncio
 import base64
 import hashlib
 import hmac
+import importlib.metadata
 import itertools
 import json
 import socket
@@ -55,6 +60,7 @@ KEY = args.service_key.encode()
 RELOGIN_GRACE_S = 10
 TICKET_LIFETIME_MS = 600_000
 
+SOCKETIO_4 = importlib.metadata.version("python-socketio").startswith("4.")
 sio = socketio.AsyncServer(async_mode="aiohttp", cors_allowed_origins="*")
 app = web.Application()
 sio.attach(app)
@@ -173,10 +179,20 @@ def room_members(room):
     return [participants[p] for p in rooms.get(room, ()) if p in participants]
 
 
+async def emit_to(sid, event, data):
+    """One event to one client. python-socketio 4 (Engine.IO 3, requirements-eio3.txt) hands
+    asyncio.wait bare coroutines when it emits to a room, which Python 3.11 refuses, so
+    there the event goes to the client's socket directly."""
+    if SOCKETIO_4:
+        await sio._emit_internal(sid, event, data, "/")
+    else:
+        await sio.emit(event, data, to=sid)
+
+
 async def notify_room(room, event, data, skip=None):
     for member in room_members(room):
         if member.sid is not None and member.id != skip:
-            await sio.emit(event, data, to=member.sid)
+            await emit_to(member.sid, event, data)
 
 
 def participant_of(sid):
@@ -232,8 +248,9 @@ async def login(sid, *request):
         rooms[room] = set()
         streams[room + "-common"] = Stream(room + "-common", "mixed", room, kinds=("audio", "video"))
     rooms[room].add(participant.id)
-    await notify_room(room, "participant", {"action": "join", "data": participant.info()}, skip=participant.id)
-    return {
+    # The room as of the join, taken before the others are told: whoever joins while they
+    # are being told is announced to this participant instead of listed.
+    joined = {
         "id": participant.id, "user": participant.user, "role": participant.role,
         "permission": {"publish": participant.role == "presenter", "subscribe": True},
         "room": {
@@ -243,6 +260,8 @@ async def login(sid, *request):
         },
         "reconnectionTicket": make_ticket(participant),
     }
+    await notify_room(room, "participant", {"action": "join", "data": participant.info()}, skip=participant.id)
+    return joined
 
 
 @sio.on("relogin")
@@ -345,7 +364,7 @@ async def subscribe(sid, *request):
 
 async def progress(participant, data):
     if participant.sid is not None:
-        await sio.emit("progress", data, to=participant.sid)
+        await emit_to(participant.sid, "progress", data)
 
 
 async def start_transport(transport, offer):
@@ -461,7 +480,7 @@ async def text(sid, *request):
         if target is None or target.room != participant.room:
             raise Refusal("Participant %s does not exist" % body["to"])
         if target.sid is not None:
-            await sio.emit("text", message, to=target.sid)
+            await emit_to(target.sid, "text", message)
     return None
 
 
@@ -521,6 +540,12 @@ async def drop(request):
     connected = [p.sid for p in participants.values() if p.sid is not None]
     for sid in connected:
         await sio.disconnect(sid)
+    if request.query.get("forget") == "1":
+        for participant in list(participants.values()):
+            if participant.leave_task:
+                participant.leave_task.cancel()
+            participants.pop(participant.id)
+            rooms.get(participant.room, set()).discard(participant.id)
     return web.Response(text=str(len(connected)))
 
 

@@ -33,7 +33,7 @@ final class OWTPortalClientTests: XCTestCase {
         // login_ms counts from the connection being up (at `start`).
         try portal.send(#"430["ok",\#(OWTPortalPeer.roomInfo)]"#, to: &client, now: start + .milliseconds(120))
         let events = OWTPortalPeer.events(&client)
-        XCTAssertEqual(events.first, .acknowledged(request: "login", milliseconds: 120))
+        XCTAssertEqual(events.first, .acknowledged(request: "login", milliseconds: 120, sentAt: start))
         guard case .joined(let room) = try XCTUnwrap(events.last), events.count == 2 else { return XCTFail("\(events)") }
         XCTAssertEqual(room.participantID, "p1")
         XCTAssertEqual(room.roomID, "r1")
@@ -61,7 +61,7 @@ final class OWTPortalClientTests: XCTestCase {
 
         try portal.send(#"431["ok",{"transportId":"t1","id":"pub1"}]"#, to: &client, now: start + .milliseconds(35))
         XCTAssertEqual(OWTPortalPeer.events(&client),
-                       [.acknowledged(request: "publish", milliseconds: 35), .accepted(tag, transportID: "t1", sessionID: "pub1")])
+                       [.acknowledged(request: "publish", milliseconds: 35, sentAt: start), .accepted(tag, transportID: "t1", sessionID: "pub1")])
         let soac = try event(try portal.take(&client).first)
         XCTAssertEqual(soac.ack, 2)
         XCTAssertEqual(soac.body[0], "soac")
@@ -197,7 +197,7 @@ final class OWTPortalClientTests: XCTestCase {
         XCTAssertEqual(portal.streamID, 2)
         XCTAssertEqual(try portal.take(&client, now: start + .seconds(3)), [#"420["relogin","\#(OWTPortalPeer.ticket)"]"#])
         try portal.send(#"430["ok","bmV3LXRpY2tldA=="]"#, to: &client, now: start + .seconds(3))
-        XCTAssertEqual(OWTPortalPeer.events(&client), [.acknowledged(request: "relogin", milliseconds: 0), .relogged])
+        XCTAssertEqual(OWTPortalPeer.events(&client), [.acknowledged(request: "relogin", milliseconds: 0, sentAt: start + .seconds(3)), .relogged])
         XCTAssertEqual(client.reconnectionTicket, "bmV3LXRpY2tldA==")
     }
 

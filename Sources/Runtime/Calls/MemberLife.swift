@@ -3,9 +3,8 @@ import Report
 import RTCBase
 
 /// The life every member without media shares (a room member, an OWT participant): it
-/// starts, joins within a timeout or fails, sends a stamped message (its id, a sequence
-/// number, its send time) at a steady interval while joined, counts and times the others'
-/// (`relay_ms`, `RoomMessageCounts`), and ends once with its record.
+/// starts, joins within a timeout or fails, sends its `StampedMessages` while joined and
+/// counts and times the others', and ends once with its record.
 final class MemberLife {
     private(set) var state: PeerLifecycle = .waiting
     var phases: [String: Double] = [:]
@@ -15,8 +14,9 @@ final class MemberLife {
     private let id: String
     private let group: Int
     private var timers: [TimerID] = []
-    private var sequence = 0
-    private var tally = RoomMessageTally()
+    private let messages: StampedMessages
+    /// Added to the record as it ends (an OWT participant's `ConferenceLog`).
+    var finishRecord: (inout PeerRecord) -> Void = { _ in }
     /// Others that joined (`other_joined`) and left (`bye`) the room while joined.
     var othersJoined = 0
     var othersLeft = 0
@@ -28,6 +28,7 @@ final class MemberLife {
         self.recorder = recorder
         self.id = id
         self.group = group
+        messages = StampedMessages(loop: loop, recorder: recorder, id: id)
     }
 
     /// Starts connecting; it fails with `reason` unless joined within `timeout`. False when
@@ -48,16 +49,11 @@ final class MemberLife {
         guard state == .connecting, let startedAt else { return }
         state = .connected
         phases["signaling_ms"] = loop.now().milliseconds(since: startedAt)
-        if let interval { sendEvery(interval, send) }
+        if let interval { messages.start(every: interval, send) }
     }
 
     /// Another member's stamped message.
-    func received(_ body: JSONValue?) {
-        if let sender = body?["from"]?.stringValue, let number = body?["seq"]?.integerValue {
-            tally.receive(from: sender, sequence: Int(number))
-        }
-        if let sentAt = body?["t"]?.integerValue { recorder.record(Double(loop.now().nanoseconds - sentAt) / 1e6, in: .relayMs) }
-    }
+    func received(_ body: JSONValue?) { messages.received(body) }
 
     /// The planned end (or an interrupt): completed when joined, failed with `stillJoining` when not.
     func stop(interrupted: Bool, stillJoining: String, room: String) {
@@ -89,25 +85,17 @@ final class MemberLife {
         state = .ended(outcome)
         timers.forEach(loop.cancel)
         timers = []
+        messages.stop()
         onEnd(wasJoined)
         let now = loop.now()
         var record = PeerRecord(id: id, group: group, role: "member", startedAtMs: startedAt.map(recorder.offset) ?? recorder.offset(now),
                                 endedAtMs: recorder.offset(now), phases: phases, outcome: outcome,
                                 failedPhase: outcome == .failed ? phase : nil, failureReason: reason)
         if wasJoined {
-            record.messages = tally.counts(room: room, sent: sequence)
+            record.messages = messages.counts(room: room)
             (record.othersJoined, record.othersLeft) = (othersJoined, othersLeft)
         }
+        finishRecord(&record)
         recorder.finish(record)
-    }
-
-    private func sendEvery(_ interval: Duration, _ send: @escaping (JSONValue) -> Void) {
-        timers.append(loop.schedule(after: interval) { [weak self] in
-            guard let self, self.state == .connected else { return }
-            self.sequence += 1
-            send(.object(["type": "ping", "from": .string(self.id), "seq": .integer(Int64(self.sequence)),
-                          "t": .integer(self.loop.now().nanoseconds)]))
-            self.sendEvery(interval, send)
-        })
     }
 }

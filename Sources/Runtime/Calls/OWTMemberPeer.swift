@@ -8,8 +8,9 @@ import Signaling
 /// the portal's signaling: it logs in (`login_ms`), then sends a timestamped `text` to
 /// everyone `text_rate_per_s` times a second (none without it) and records each text it
 /// receives as `relay_ms` (the sender's send time -> arrival here; one machine shares the
-/// monotonic clock), and logs out at its planned end. A refused login or a lost connection
-/// ends it as failed with the portal's words.
+/// monotonic clock), notes its conference's notifications (`OWTConferenceWatch`), and logs
+/// out at its planned end. A refused login or a lost connection ends it as failed with the
+/// portal's words.
 public final class OWTMemberPeer: PeerDriver {
     public struct Settings: Sendable {
         public var configuration: OWTPortalClient.Configuration
@@ -25,19 +26,22 @@ public final class OWTMemberPeer: PeerDriver {
     private let loop: EventLoop
     private let settings: Settings
     private let life: MemberLife
+    private let watch: OWTConferenceWatch
     private var host: StreamHost<OWTPortalClient>?
-    /// The conference's room id, once joined (its messages are counted under it).
-    private var roomID = ""
 
     public init(loop: EventLoop, settings: Settings, recorder: RunRecorder) {
         self.loop = loop
         self.settings = settings
         life = MemberLife(loop: loop, recorder: recorder, id: settings.id, group: settings.group)
+        let watch = OWTConferenceWatch(loop: loop, publishes: false)
+        self.watch = watch
+        life.finishRecord = { record in record.conference = watch.log(loggedOut: record.outcome != .failed) }
         life.onEnd = { [weak self] joined in
             guard let self, let host = self.host else { return }
             self.host = nil
             // Logged in: log out and give the portal a moment to answer; else just drop.
             if joined, host.machine.isJoined {
+                self.watch.leaving()
                 host.perform { $0.logout(now: $1) }
                 _ = self.loop.schedule(after: .seconds(2)) { host.stop() }
             } else {
@@ -55,22 +59,22 @@ public final class OWTMemberPeer: PeerDriver {
     }
 
     public func stop(interrupted: Bool) {
-        life.stop(interrupted: interrupted, stillJoining: "still logging in at its planned end", room: roomID)
+        life.stop(interrupted: interrupted, stillJoining: "still logging in at its planned end", room: watch.roomID)
     }
 
     private func handle(_ event: OWTPortalEvent) {
+        watch.note(event)
         switch event {
-        case .acknowledged("login", let milliseconds):
+        case .acknowledged("login", let milliseconds, _):
             life.phases["login_ms"] = milliseconds
-        case .joined(let room):
-            roomID = room.roomID
+        case .joined:
             life.joined(every: settings.textInterval) { [weak self] body in
                 self?.host?.perform { $0.sendText(body.serialized, now: $1) }
             }
         case .text(_, _, let message):
             life.received(try? JSONValue(parsing: message))
         case .failed(let words):
-            life.lost(words, room: roomID)
+            life.lost(words, room: watch.roomID)
         default:
             break
         }

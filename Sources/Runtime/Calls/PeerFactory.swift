@@ -80,9 +80,8 @@ struct PeerFactory {
         case .member where scenario.target.kind == .owt:
             let configuration = try OWTCallSignaling.configuration(target: scenario.target, role: .member, portal: target.endpoint, user: id,
                                                                    seed: seed, groupIndex: peer.group)
-            let rate = scenario.target.owtTextRatePerS
             let settings = OWTMemberPeer.Settings(configuration: configuration, tls: tls, id: id, group: peer.group,
-                                                  textInterval: rate > 0 ? .milliseconds(Int64((1000 / rate).rounded())) : nil)
+                                                  textInterval: scenario.target.owtTextInterval)
             return OWTMemberPeer(loop: loop, settings: settings, recorder: recorder)
         case .member:
             let settings = RoomMemberPeer.Settings(
@@ -111,7 +110,8 @@ struct PeerFactory {
                                        endsWhenLost: reconnect(peer) != nil, rtx: group.videoRtx,
                                        videoSizeChanges: videoSizeChanges(receivedBy: peer), mutes: mutes(receivedBy: peer)),
                 impairment: impairment(of: peer), ice: ice,
-                plannedStop: recorder.runStart + .milliseconds(peer.stopMs))
+                plannedStop: recorder.runStart + .milliseconds(peer.stopMs),
+                textInterval: scenario.target.kind == .owt ? scenario.target.owtTextInterval : nil)
             return try WorkerRun.serverPeer(for: scenario.target, role: group.role, stream: peer.streamName,
                                             endpoint: target.endpoint, settings: settings, tls: tls, seed: seed, loop: loop,
                                             recorder: recorder, fanout: fanout, groupIndex: peer.group, owtFrom: group.stream?.from,

@@ -12,7 +12,8 @@ import Signaling
 /// offer and the server answers, except where the server offers (a Janus subscriber, a
 /// WHEP 406 counter-offer) and we answer. At its planned end it closes DTLS and hangs up
 /// (DELETE, Janus teardown); failures quote the server. The setup runs on a
-/// `CallSetupDriver`: HTTP requests, or Janus's WebSocket.
+/// `CallSetupDriver`: HTTP requests, or Janus's WebSocket. An OWT peer also notes its
+/// conference's notifications and sends and times texts like a member.
 final class ServerPeer: PeerDriver {
     struct Settings {
         var id: String
@@ -31,6 +32,8 @@ final class ServerPeer: PeerDriver {
         var setupTimeout: Duration = .seconds(20)
         /// When the plan stops it (the lifecycle judges a lost connection as of then).
         var plannedStop: Instant?
+        /// OWT: between two stamped texts to the conference; nil: none.
+        var textInterval: Duration?
     }
 
     var state: PeerLifecycle { life.state }
@@ -42,6 +45,9 @@ final class ServerPeer: PeerDriver {
     private var setup: CallSetupDriver?
     /// The steps the adapter timed (`.timing`), for the record's phases.
     private var timings: [String: Double] = [:]
+    /// An OWT peer's conference beyond its own call: what it noted, and its texts.
+    private var conference: OWTConferenceWatch?
+    private let texts: StampedMessages
 
     /// `makeSetup` builds the adapter on its driver from our offer (nil when the server offers).
     init(loop: EventLoop, settings: Settings, recorder: RunRecorder, fanout: MediaFanout,
@@ -49,6 +55,7 @@ final class ServerPeer: PeerDriver {
         self.loop = loop
         self.settings = settings
         self.makeSetup = makeSetup
+        texts = StampedMessages(loop: loop, recorder: recorder, id: settings.id)
         life = MediaPeerLifecycle(loop: loop, recorder: recorder,
                                   call: MediaCall(loop: loop, recorder: recorder, fanout: fanout, media: settings.media),
                                   identity: .init(id: settings.id, group: settings.group, role: settings.role),
@@ -58,6 +65,11 @@ final class ServerPeer: PeerDriver {
         life.onEnd = { [weak self] record in
             guard let self else { return }
             record.phases.merge(self.timings) { _, timed in timed }
+            self.texts.stop()
+            if let conference = self.conference {
+                record.conference = conference.log(loggedOut: record.outcome != .failed)
+                if self.settings.textInterval != nil, record.conference != nil { record.messages = self.texts.counts(room: conference.roomID) }
+            }
             self.setup?.hangUp()
         }
         call.onLocalCandidate = { [weak self] candidate, mid in
@@ -119,7 +131,25 @@ final class ServerPeer: PeerDriver {
             end(.failed, phase: state == .connected ? "connected" : "signaling", reason: error.description)
         case .timing(let name, let milliseconds):
             timings[name] = milliseconds
+        case .conference(let event):
+            note(event)
         case .iceServers, .iceRestarted, .notice, .closed:
+            break
+        }
+    }
+
+    /// What the OWT portal said of the conference: noted; texts start once logged in.
+    private func note(_ event: OWTPortalEvent) {
+        let watch = conference ?? OWTConferenceWatch(loop: loop, publishes: settings.role == "publisher")
+        conference = watch
+        watch.note(event)
+        switch event {
+        case .joined:
+            guard let interval = settings.textInterval else { return }
+            texts.start(every: interval) { [weak self] body in self?.setup?.sendText(body.serialized) }
+        case .text(_, _, let message):
+            texts.received(try? JSONValue(parsing: message))
+        default:
             break
         }
     }

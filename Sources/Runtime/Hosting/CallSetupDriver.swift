@@ -13,6 +13,8 @@ public protocol CallSetupDriver: AnyObject {
     func trickle(_ candidate: TrickleCandidate?)
     /// Starts the teardown; `.closed` follows.
     func hangUp()
+    /// A text to everyone in the conference (OWT); other servers ignore it.
+    func sendText(_ text: String)
 }
 
 extension StreamHost: CallSetupDriver where Machine: CallSignaling {
@@ -20,4 +22,5 @@ extension StreamHost: CallSetupDriver where Machine: CallSignaling {
     public func answer(_ sdp: String) { perform { $0.answer(sdp, now: $1) } }
     public func trickle(_ candidate: TrickleCandidate?) { perform { $0.trickle(candidate, now: $1) } }
     public func hangUp() { perform { $0.hangUp(now: $1) } }
+    public func sendText(_ text: String) { perform { $0.sendText(text, now: $1) } }
 }

@@ -21,6 +21,7 @@ extension ScenarioRunner {
         // through other rooms and are not counted).
         let rooms = RoomMessageSummary.rooms(of: records, relayedByRoom: server?.stats.messagesRelayedByRoom)
         if let relayed = RoomMessageSummary.total(of: rooms).relayed, !rooms.isEmpty { metrics.increment(.messagesRelayed, by: relayed) }
+        Self.addNotifications(of: records, to: &metrics)
         let outcomes = scenario.judgedThresholds.compactMap { judged -> ThresholdOutcome? in
             guard let threshold = try? Threshold(parsing: judged.spec.expr) else { return nil }
             let verdict = threshold.evaluate(metrics)
@@ -61,5 +62,17 @@ extension ScenarioRunner {
                                 peers: acting.filter { $0 == entry }.count)
         }
         return ActionRecord.withFigures(actions, from: records)
+    }
+
+    /// OWT notifications: every peer's `ConferenceLog` paired across workers after the run.
+    static func addNotifications(of records: [PeerRecord], to metrics: inout MetricSet) {
+        let logs = records.compactMap(\.conference)
+        guard !logs.isEmpty else { return }
+        let notifications = ConferenceNotifications(logs: logs)
+        for value in notifications.streamNotifyMs { metrics.record(value, in: .streamNotifyMs) }
+        for value in notifications.participantNotifyMs { metrics.record(value, in: .participantNotifyMs) }
+        metrics.increment(.notificationsExpected, by: notifications.expected)
+        metrics.increment(.notificationsReceived, by: notifications.received)
+        metrics.increment(.notificationsLost, by: notifications.lost)
     }
 }
