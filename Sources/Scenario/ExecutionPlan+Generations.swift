@@ -6,6 +6,8 @@ extension ExecutionPlan {
     struct Departure: Equatable {
         var atMs: Int64
         var returnAfterMs: Int64?
+        /// The timeline entry it comes from.
+        var entry: Int
     }
 
     /// Every departure of `group`'s slots, by slot, in time order: `leave` and `rejoin` pick
@@ -18,12 +20,12 @@ extension ExecutionPlan {
             where action.changesConnection && (action.group ?? .all).indexes(in: scenario.groups).contains(group) {
             if action.action == .churn {
                 for (slot, at) in churnTimes(entry: entry, action, of: scenario, group: group) {
-                    bySlot[slot, default: []].append(Departure(atMs: at, returnAfterMs: 0))
+                    bySlot[slot, default: []].append(Departure(atMs: at, returnAfterMs: 0, entry: entry))
                 }
             } else {
                 let back = action.action == .rejoin ? milliseconds(action.afterS ?? 0) : nil
                 for (slot, at) in picks(entry: entry, action, of: scenario, group: group) {
-                    bySlot[slot, default: []].append(Departure(atMs: at, returnAfterMs: back))
+                    bySlot[slot, default: []].append(Departure(atMs: at, returnAfterMs: back, entry: entry))
                 }
             }
         }
@@ -56,11 +58,13 @@ extension ExecutionPlan {
             let end = current.stopMs
             current.stopMs = departure.atMs
             current.leavesByTimeline = true
+            current.leftBy = departure.entry
             result.append(current)
             guard let after = departure.returnAfterMs, departure.atMs + after < end else { return result }
             current.startMs = departure.atMs + after
             current.stopMs = end
             current.leavesByTimeline = false
+            current.leftBy = nil
             current.generation += 1
             if current.side != .single { current.room = peer.room.map { "\($0)-gen\(current.generation)" } }
         }

@@ -27,8 +27,10 @@ public struct ExecutionPlan: Equatable, Sendable {
         /// Its connection's number in its slot: 0 first, one more after each timeline
         /// `rejoin` or `churn` (ExecutionPlan+Generations).
         public var generation = 0
-        /// Its stop is a timeline `leave`, `rejoin` or `churn`, not the end of its stay.
+        /// Its stop is a timeline `leave`, `rejoin` or `churn`, not the end of its stay, and
+        /// which timeline entry that is.
         public var leavesByTimeline = false
+        public var leftBy: Int?
 
         /// Its name in reports: `g<group>-<index>`, with `-caller` or `-callee` for a
         /// pair's sides and `-gen<n>` for a later connection of the slot.
@@ -154,7 +156,7 @@ public struct ExecutionPlan: Equatable, Sendable {
 
     /// Seconds as whole milliseconds, clamped to 0...`horizonMs` (a NaN is 0): whatever
     /// the scenario says, the plan's arithmetic cannot trap.
-    static func milliseconds(_ seconds: Double, rounding: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> Int64 {
+    public static func milliseconds(_ seconds: Double, rounding: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> Int64 {
         let ms = (seconds * 1000).rounded(rounding)
         guard ms > 0 else { return 0 }
         return ms < Double(horizonMs) ? Int64(ms) : horizonMs

@@ -43,5 +43,6 @@ final class LossSpikeRunTests: XCTestCase {
         let lossChart = try XCTUnwrap(html.components(separatedBy: "<svg").first { $0.contains(">First-pass loss per second</text>") })
         XCTAssertEqual(lossChart.components(separatedBy: "class=\"marker\"").count - 1, 2, "the two impairment actions")
         XCTAssertEqual(cell.actions?.map(\.atS), [3, 5])
+        XCTAssertEqual(cell.actions?.map(\.peers), [4, 4], "every link of the 4 peers changes")
     }
 }

@@ -78,6 +78,7 @@ final class TimelineRunTests: XCTestCase {
                 XCTAssertNotNil(peer.phases["setup_ms"], "\(peer.id) has no setup of its own")
             }
             XCTAssertEqual(cell.peers.filter { $0.leftByTimeline == true }.count, 80, "the 40 replaced calls' two sides")
+            XCTAssertEqual(cell.actions?.map(\.peers), [80], "the churn's action record counts the connections it closed")
             let during = cell.timeSeries.filter { $0.tS >= 3 && $0.tS <= 22 }
             XCTAssertGreaterThanOrEqual(during.count, 15)
             let liveCalls = during.map { Double($0.connectedPeers) / 2 }

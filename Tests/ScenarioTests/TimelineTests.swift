@@ -159,6 +159,7 @@ final class TimelineTests: XCTestCase {
         let callers = plan.peers.filter { $0.side == .caller }
         XCTAssertEqual(Dictionary(grouping: callers, by: \.index).values.map(\.count), Array(repeating: 3, count: 20))
         XCTAssertEqual(callers.filter(\.leavesByTimeline).map(\.stopMs).sorted(), (0..<40).map { 2250 + 500 * Int64($0) })
+        XCTAssertTrue(plan.peers.allSatisfy { $0.leftBy == ($0.leavesByTimeline ? 0 : nil) }, "each cut names the churn's entry")
         for left in callers where left.leavesByTimeline {
             let next = try XCTUnwrap(callers.first { $0.index == left.index && $0.generation == left.generation + 1 }, left.id)
             XCTAssertEqual(next.startMs, left.stopMs, next.id)

@@ -48,7 +48,9 @@ extension ScenarioRunner {
         return report
     }
 
-    /// Each timeline action with the peers of `plan` that do it, and its cost from `records`.
+    /// Each timeline action with the peers of `plan` it concerns (those that do it; for a
+    /// `leave`, `rejoin` or `churn` the connections it closed; for an `impairment` the
+    /// connections of its groups up at its time), and its cost from `records`.
     static func actions(of scenario: Scenario, plan: ExecutionPlan, records: [PeerRecord]) -> [ActionRecord]? {
         guard let timeline = scenario.timeline, !timeline.isEmpty else { return nil }
         let acting = plan.peers.flatMap { ExecutionPlan.actions(for: $0, in: scenario).map(\.entry) }
@@ -58,8 +60,11 @@ extension ScenarioRunner {
             case .index(let index): "\(index)"
             case .name(let name): name
             }
-            return ActionRecord(entry: entry, atS: action.atS, group: group, action: action.action.rawValue,
-                                peers: acting.filter { $0 == entry }.count)
+            let atMs = ExecutionPlan.milliseconds(action.atS), groups = (action.group ?? .all).indexes(in: scenario.groups)
+            let peers = action.changesConnection ? plan.peers.filter { $0.leftBy == entry }.count
+                : action.action == .impairment ? plan.peers.filter { groups.contains($0.group) && $0.startMs <= atMs && atMs < $0.stopMs }.count
+                : acting.filter { $0 == entry }.count
+            return ActionRecord(entry: entry, atS: action.atS, group: group, action: action.action.rawValue, peers: peers)
         }
         return ActionRecord.withFigures(actions, from: records)
     }
