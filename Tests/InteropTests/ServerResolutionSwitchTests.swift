@@ -65,7 +65,9 @@ final class ServerResolutionSwitchTests: XCTestCase {
             for change in switches {
                 let ms = try XCTUnwrap(change.switchMs, "\(player.id) never saw \(change.to)")
                 XCTAssertGreaterThan(ms, 0)
-                XCTAssertLessThan(ms, 1000, "\(player.id): \(change.to) after \(ms) ms")
+                // Mostly the new encoder's start and first keyframe (the note of issue 14): about
+                // 200 ms on a quiet machine, over 1 s when other builds share its two cores.
+                XCTAssertLessThan(ms, 2000, "\(player.id): \(change.to) after \(ms) ms")
                 XCTAssertNotNil(change.freezeMs)
                 XCTAssertNotNil(change.framesLost)
             }
