@@ -19,6 +19,9 @@ enum SummaryRows {
         MetricAddress(.joinMs, .p50), MetricAddress(.joinMs, .p95), MetricAddress(.relayMs, .p50), MetricAddress(.relayMs, .p99),
         MetricAddress(.messagesSent), MetricAddress(.messagesRelayed), MetricAddress(.messagesReceived), MetricAddress(.messagesLost),
         MetricAddress(.messagesDuplicated),
+        MetricAddress(.dcOpenMs, .p50), MetricAddress(.dcOpenMs, .p95), MetricAddress(.dcLatencyMs, .p50), MetricAddress(.dcLatencyMs, .p95),
+        MetricAddress(.dcLatencyMs, .p99), MetricAddress(.dcThroughputKbps, .mean), MetricAddress(.dcLossPct, .mean), MetricAddress(.dcLossPct, .max),
+        MetricAddress(.dcReordered), MetricAddress(.dcMessagesSent), MetricAddress(.dcMessagesReceived),
         MetricAddress(.lagMs, .p99), MetricAddress(.cpuPct, .max), MetricAddress(.rssMb, .max), MetricAddress(.socketDrops),
     ]
 

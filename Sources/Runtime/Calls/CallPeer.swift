@@ -42,6 +42,8 @@ public final class CallPeer: PeerDriver {
         public var receiveTimeout: Duration = .seconds(5)
         /// The size changes of the video it receives (its partner's timeline actions).
         var videoSizeChanges: [ReceivedStreamObserver.SizeChange] = []
+        /// The data channels the call opens and the messages sent on them (`groups[].data`).
+        public var data: ResolvedData?
     }
 
     public enum Partner: Sendable {
@@ -84,6 +86,10 @@ public final class CallPeer: PeerDriver {
                              media: .init(video: settings.video, audio: settings.audio, direction: settings.direction, decode: settings.decode,
                                           receiveTimeout: settings.receiveTimeout, rtx: settings.rtx,
                                           expectsOwnVideoSize: settings.partner == .rtcswarm, videoSizeChanges: settings.videoSizeChanges))
+        call.dataChannels = settings.data.map {
+            DataChannelCall(loop: loop, recorder: recorder, data: $0, echoesInFigures: settings.partner != .rtcswarm,
+                            plannedStop: settings.plannedStop)
+        }
         life = MediaPeerLifecycle(loop: loop, recorder: recorder, call: call,
                                   identity: .init(id: settings.id, group: settings.group, role: settings.role),
                                   setupTimeout: settings.setupTimeout, remote: "the other side")

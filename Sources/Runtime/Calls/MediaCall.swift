@@ -40,7 +40,7 @@ final class MediaCall {
         var videoSizeChanges: [ReceivedStreamObserver.SizeChange] = []
     }
 
-    private let loop: EventLoop
+    let loop: EventLoop
     private let recorder: RunRecorder
     private let fanout: MediaFanout
     let media: Media
@@ -49,10 +49,14 @@ final class MediaCall {
     private lazy var sending = MediaSending(video: media.video, audio: media.audio, fanout: fanout) { [weak self] frame, kind in
         self?.send(frame, kind: kind)
     }
-    private var observers: [String: ReceivedStreamObserver] = [:]
+    private(set) var observers: [String: ReceivedStreamObserver] = [:]
     /// Its running receive totals' token in the recorder, while the call runs.
     private var liveToken: Int?
     private(set) var isConnected = false
+    /// The scenario's data channels, opened once connected (`groups[].data`).
+    var dataChannels: DataChannelCall?
+    /// Its channels' records, kept as `finish` stops them.
+    private(set) var dataRecords: [DataChannelRecord]?
     var onConnected: () -> Void = {}
     var onFailed: (PeerFailure) -> Void = { _ in }
     /// The remote sent close_notify.
@@ -93,11 +97,11 @@ final class MediaCall {
         }
         var iceOptions = IceAgentOptions()
         iceOptions.profile = ice.profile
-        let peer = try Peer(configuration: PeerConfiguration(role: role, transceivers: transceivers,
-                                                             localAddresses: [host.socket.localAddress], iceServers: ice.servers,
-                                                             relayOnly: ice.relayOnly, iceOptions: iceOptions, seed: seed,
-                                                             rtxFallback: media.rtx == .auto),
-                            now: loop.now())
+        var configuration = PeerConfiguration(role: role, transceivers: transceivers, localAddresses: [host.socket.localAddress],
+                                              iceServers: ice.servers, relayOnly: ice.relayOnly, iceOptions: iceOptions, seed: seed,
+                                              rtxFallback: media.rtx == .auto)
+        configuration.dataChannels = dataChannels != nil
+        let peer = try Peer(configuration: configuration, now: loop.now())
         host.onEvent = { [weak self] event in self?.peerEvent(event) }
         self.host = host
         try negotiate(peer)
@@ -112,6 +116,7 @@ final class MediaCall {
             guard !isConnected, let peer else { return }
             isConnected = true
             sending.start(peer, sent: peer.stats(now: loop.now()).sent)
+            dataChannels?.connected(self)
             onConnected()
         case .frame(let frame):
             let captured = fanout.senders.captureTime(ssrc: frame.ssrc, rtpTimestamp: frame.rtpTimestamp)
@@ -124,6 +129,8 @@ final class MediaCall {
             sending.requestKeyframe()
         case .failed(let failure):
             onFailed(failure)
+        case .dataChannel(let event):
+            dataChannels?.handle(event)
         case .closed:
             if isConnected { onRemoteClosed() }
         default:
@@ -190,25 +197,11 @@ final class MediaCall {
     /// Stops sending media; the call stays up and goes on receiving.
     func stopSending() { sending.stop() }
 
-    /// What the call has received so far, counted as its record will count it.
-    private func receiveTotals() -> ReceiveTotals {
-        guard let peer else { return ReceiveTotals() }
-        var totals = ReceiveTotals()
-        for received in peer.stats(now: loop.now()).received {
-            totals.packetsExpected += Int(received.rtp.packetsExpected)
-            totals.packetsLostFirstPass += Int(max(0, received.rtp.packetsLost) + received.rtp.packetsRecovered)
-            totals.nacks += received.rtp.nacksSent
-            guard received.codec.isVideo else { continue }
-            totals.videoFrames += observers[received.mid]?.frames ?? 0
-            totals.liveVideoStreams += 1
-        }
-        return totals
-    }
-
     /// Stops media, reads the figures, closes the peer (DTLS close_notify) and its socket.
     /// `setupFrom`: where `setup_ms` starts (the peer's start, or its partner's arrival).
     func finish(setupFrom: Instant?) -> (phases: [String: Double], streams: [StreamRecord], sent: [SentStreamRecord], candidatePair: String?) {
         stopSending()
+        dataRecords = dataChannels?.finish()
         if let liveToken { recorder.endLive(liveToken) }
         liveToken = nil
         var phases: [String: Double] = [:]

@@ -77,6 +77,7 @@ public final class RunRecorder {
             metrics.increment(.messagesLost, by: messages.lost)
             metrics.increment(.messagesDuplicated, by: messages.duplicated)
         }
+        for channel in record.dataChannels ?? [] { recordData(channel) }
         for (phase, value) in record.phases {
             if let name = MetricName(rawValue: phase), name.kind == .distribution { metrics.record(value, in: name) }
         }
@@ -106,6 +107,17 @@ public final class RunRecorder {
         }
         onRecord(record)
         for observer in observers { observer(record) }
+    }
+
+    /// A data channel's counts and figures (its latency is recorded per message, as it arrives).
+    private func recordData(_ channel: DataChannelRecord) {
+        metrics.increment(.dcMessagesSent, by: channel.messagesSent)
+        metrics.increment(.dcMessagesReceived, by: channel.messagesReceived)
+        if let open = channel.openMs { metrics.record(open, in: .dcOpenMs) }
+        guard channel.inFigures else { return }
+        metrics.increment(.dcReordered, by: channel.reordered)
+        if let throughput = channel.throughputKbps { metrics.record(throughput, in: .dcThroughputKbps) }
+        if !channel.reliable, let loss = channel.lossPct { metrics.record(loss, in: .dcLossPct) }
     }
 
     /// A stream's packet figures into its kind's distributions.
