@@ -13,7 +13,7 @@ import Scenario
 /// Each message's latency goes into the worker's `dc_latency_ms` as it arrives.
 final class DataChannelCall {
     /// How long before the planned end the caller sends its last message.
-    static let drain: Duration = .seconds(2)
+    static let drain: Duration = .seconds(3)
 
     private struct Channel {
         var spec: ResolvedData.Channel
