@@ -16,6 +16,9 @@ public struct DataChannelRecord: Codable, Equatable, Sendable {
     public var messagesLost: Int
     /// Messages that came after one with a higher sequence number.
     public var reordered: Int
+    /// Messages too short to carry a sequence number and send time, counted and dropped
+    /// (the other side is not sending this run's messages).
+    public var unreadable: Int
     /// True when what it received were its own messages returned by the other side (the
     /// echo's round trip: latency is half of it, loss is both ways').
     public var echoed: Bool
@@ -28,7 +31,7 @@ public struct DataChannelRecord: Codable, Equatable, Sendable {
     public var inFigures: Bool
 
     public init(label: String, streamId: Int?, ordered: Bool, reliable: Bool, openMs: Double?, messagesSent: Int,
-                messagesReceived: Int, messagesLost: Int, reordered: Int, echoed: Bool, latencyMeanMs: Double?,
+                messagesReceived: Int, messagesLost: Int, reordered: Int, unreadable: Int, echoed: Bool, latencyMeanMs: Double?,
                 latencyMaxMs: Double?, throughputKbps: Double?, inFigures: Bool) {
         self.label = label
         self.streamId = streamId
@@ -39,6 +42,7 @@ public struct DataChannelRecord: Codable, Equatable, Sendable {
         self.messagesReceived = messagesReceived
         self.messagesLost = messagesLost
         self.reordered = reordered
+        self.unreadable = unreadable
         self.echoed = echoed
         self.latencyMeanMs = latencyMeanMs
         self.latencyMaxMs = latencyMaxMs

@@ -136,6 +136,7 @@ final class DataChannelCall {
             return DataChannelRecord(label: channel.spec.label, streamId: channel.streamId.map(Int.init), ordered: channel.spec.ordered,
                                      reliable: channel.spec.isReliable, openMs: channel.openMs, messagesSent: channel.sent,
                                      messagesReceived: tally.received, messagesLost: tally.lost, reordered: tally.reordered,
+                                     unreadable: tally.unreadable,
                                      echoed: isCaller, latencyMeanMs: tally.latencyMeanMs, latencyMaxMs: tally.latencyMaxMs,
                                      throughputKbps: tally.throughputKbps, inFigures: !isCaller || echoesInFigures)
         }
