@@ -86,7 +86,7 @@ final class DataChannelCall {
             channels[index].streamId = channel.id
             let dtlsDone = call?.peer?.stats(now: now).timeline.dtlsConnected
             channels[index].openMs = dtlsDone.map { now.milliseconds(since: $0) }
-            if isCaller, sendTimer == nil { scheduleSend(after: .zero) }
+            if isCaller, sendTimer == nil { scheduleSend(at: now) }
         case .message(let message):
             guard let index = channels.firstIndex(where: { $0.streamId == message.channel }) else { return }
             let echo = isCaller
@@ -98,13 +98,15 @@ final class DataChannelCall {
         }
     }
 
-    private func scheduleSend(after delay: Duration) {
-        sendTimer = loop.schedule(after: delay) { [weak self] in self?.sendBurst() }
+    /// Sends at `at`, and from then on every `burst_size / rate_per_s` seconds after the
+    /// previous deadline (not after the late wake-up), so a busy loop does not lower the rate.
+    private func scheduleSend(at deadline: Instant) {
+        sendTimer = loop.schedule(at: deadline) { [weak self] in self?.sendBurst(due: deadline) }
     }
 
-    /// One message (a burst of them) on every open channel, then the next in
-    /// `burst_size / rate_per_s` seconds, until the drain before the planned end.
-    private func sendBurst() {
+    /// One message (a burst of them) on every open channel, then the next, until the
+    /// drain before the planned end.
+    private func sendBurst(due: Instant) {
         let now = loop.now()
         if let stopSendingAt, now >= stopSendingAt { return }
         for _ in 0..<data.burstSize {
@@ -113,7 +115,7 @@ final class DataChannelCall {
                 send(stamp.message(size: data.sizeBytes), on: index, now: now)
             }
         }
-        scheduleSend(after: .nanoseconds(Int64((Double(data.burstSize) / data.ratePerS * 1e9).rounded())))
+        scheduleSend(at: due + .nanoseconds(Int64((Double(data.burstSize) / data.ratePerS * 1e9).rounded())))
     }
 
     private func send(_ bytes: [UInt8], on index: Int, now: Instant) {
