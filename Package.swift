@@ -59,7 +59,7 @@ let package = Package(
         .target(
             name: "Runtime",
             dependencies: ["RTCBase", "EventLoop", "Net", "Signaling", "RoomServer", "PeerCore", "SDP", "ICE", "Media", "Impairment",
-                           "Metrics", "Scenario", "Report"]
+                           "Metrics", "Scenario", "Report", "SCTP"]
         ),
 
         // The command line.

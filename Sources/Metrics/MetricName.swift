@@ -86,6 +86,15 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
     case messagesReceived = "messages_received"
     case messagesLost = "messages_lost"
     case messagesDuplicated = "messages_duplicated"
+    /// Data channels (`groups[].data`, `DataChannelRecord`): open time, per-message latency,
+    /// per channel throughput and loss, messages out of order, messages sent and received.
+    case dcOpenMs = "dc_open_ms"
+    case dcLatencyMs = "dc_latency_ms"
+    case dcThroughputKbps = "dc_throughput_kbps"
+    case dcLossPct = "dc_loss_pct"
+    case dcReordered = "dc_reordered"
+    case dcMessagesSent = "dc_messages_sent"
+    case dcMessagesReceived = "dc_messages_received"
     // Per worker (the harness watching itself).
     case lagMs = "lag_ms"
     case cpuPct = "cpu_pct"
@@ -120,7 +129,8 @@ public enum MetricName: String, CaseIterable, Hashable, Sendable, Codable, Codin
     public var kind: Kind {
         switch self {
         case .nacks, .plis, .failedPeers, .socketDrops, .framesUnknownSize, .switchesMissed, .framesWhileMuted, .messagesSent, .messagesRelayed,
-             .messagesReceived, .messagesLost, .messagesDuplicated, .notificationsExpected, .notificationsReceived, .notificationsLost: .counter
+             .messagesReceived, .messagesLost, .messagesDuplicated, .notificationsExpected, .notificationsReceived, .notificationsLost,
+             .dcReordered, .dcMessagesSent, .dcMessagesReceived: .counter
         case .connectedPeers: .gauge
         default: .distribution
         }

@@ -5,7 +5,7 @@ extension MetricName {
     /// are each other's negative, as low as -1.
     public var possibleValues: ClosedRange<Double> {
         switch self {
-        case .videoLossPct, .audioLossPct, .videoResidualLossPct, .audioResidualLossPct, .videoFrameLossPct, .resolutionSurvival, .audioMarkerHitPct: 0...100
+        case .videoLossPct, .audioLossPct, .videoResidualLossPct, .audioResidualLossPct, .videoFrameLossPct, .resolutionSurvival, .audioMarkerHitPct, .dcLossPct: 0...100
         case .ssim, .ssimP5: -1...1
         default: 0...Double.greatestFiniteMagnitude
         }

@@ -17,6 +17,9 @@ extension Peer {
         sctp = SctpAssociation(configuration: .init(role: role == .client ? .client : .server), seed: generator.next())
     }
 
+    /// Whether offer and answer agreed on a data channel section (its association exists).
+    public var dataChannelsNegotiated: Bool { sctp != nil }
+
     /// Opens a channel (DCEP, or at once for a negotiated id) and returns its stream id.
     public func openDataChannel(_ options: DataChannelOptions, now: Instant) throws(PeerError) -> UInt16 {
         let opened: UInt16?

@@ -21,7 +21,8 @@ public struct PeerRecord: Codable, Equatable, Sendable {
     public var phases: [String: Double]
     public var outcome: Outcome
     /// The phase it failed in (`signaling`, `ice`, `dtls`; `connected` for a call or a
-    /// room membership lost after setup; `media` for media that did not arrive).
+    /// room membership lost after setup; `media` for media that did not arrive; `data` for data
+    /// channels the other side declined or that never opened).
     public var failedPhase: String?
     /// In the server's own words where there are some ("SRS answered code 400").
     public var failureReason: String?
@@ -51,6 +52,8 @@ public struct PeerRecord: Codable, Equatable, Sendable {
     /// An OWT participant's view of the conference: its login, logout, publications and the
     /// notifications it got, for `stream_notify_ms` and `participant_notify_ms`.
     public var conference: ConferenceLog?
+    /// A pair's data channels, one record per channel (`groups[].data`).
+    public var dataChannels: [DataChannelRecord]?
 
     /// Its one final state as `connected_peers` counts it: it finished setup (WebRTC peers:
     /// set up; members: joined a room, or logged in to an OWT portal) and did not fail

@@ -28,6 +28,9 @@ enum SummaryRows {
         MetricAddress(.streamNotifyMs, .p50), MetricAddress(.streamNotifyMs, .p99), MetricAddress(.participantNotifyMs, .p50),
         MetricAddress(.participantNotifyMs, .p99), MetricAddress(.notificationsExpected), MetricAddress(.notificationsReceived),
         MetricAddress(.notificationsLost),
+        MetricAddress(.dcOpenMs, .p50), MetricAddress(.dcOpenMs, .p95), MetricAddress(.dcLatencyMs, .p50), MetricAddress(.dcLatencyMs, .p95),
+        MetricAddress(.dcLatencyMs, .p99), MetricAddress(.dcThroughputKbps, .mean), MetricAddress(.dcLossPct, .mean), MetricAddress(.dcLossPct, .max),
+        MetricAddress(.dcReordered), MetricAddress(.dcMessagesSent), MetricAddress(.dcMessagesReceived),
         MetricAddress(.lagMs, .p99), MetricAddress(.cpuPct, .max), MetricAddress(.rssMb, .max), MetricAddress(.socketDrops),
     ]
 

@@ -107,3 +107,54 @@ extension Target {
     public var serverURL: String { (kind == .owt ? owt?.portal : url) ?? "" }
 }
 
+
+/// A group's data channels and messages, defaults applied.
+public struct ResolvedData: Sendable, Equatable {
+    public struct Channel: Sendable, Equatable {
+        public enum Reliability: Sendable, Equatable {
+            case reliable
+            case maxRetransmits(Int)
+            case maxPacketLifeMs(Int)
+        }
+
+        public var label: String
+        public var ordered: Bool
+        public var reliability: Reliability
+        public var negotiatedId: Int?
+        /// Partially reliable: its messages may be lost, so `dc_loss_pct` judges it.
+        public var isReliable: Bool { reliability == .reliable }
+    }
+
+    public var channels: [Channel]
+    public var sizeBytes: Int
+    public var ratePerS: Double
+    public var pattern: DataMessageSettings.Pattern
+    /// Messages sent at once: `burst_size` for bursts, else 1.
+    public var burstSize: Int
+}
+
+extension DataMessageSettings {
+    /// A message's sequence number and send time (8 bytes each).
+    public static let minimumSize = 16
+    public static let defaultSizeBytes = 200
+    public static let defaultRatePerS = 10.0
+}
+
+extension PeerGroup {
+    /// Ordered, reliable channels carrying 200-byte messages echoed at 10 a second; nil
+    /// without `data`.
+    public var resolvedData: ResolvedData? {
+        guard let data else { return nil }
+        let channels = data.channels.map { channel in
+            ResolvedData.Channel(label: channel.label, ordered: channel.ordered ?? true,
+                                 reliability: channel.maxRetransmits.map { .maxRetransmits($0) }
+                                     ?? channel.maxPacketLifeMs.map { .maxPacketLifeMs($0) } ?? .reliable,
+                                 negotiatedId: channel.negotiatedId)
+        }
+        let message = data.message
+        let pattern = message?.pattern ?? .echo
+        return ResolvedData(channels: channels, sizeBytes: message?.sizeBytes ?? DataMessageSettings.defaultSizeBytes,
+                            ratePerS: message?.ratePerS ?? DataMessageSettings.defaultRatePerS, pattern: pattern,
+                            burstSize: pattern == .burst ? message?.burstSize ?? 2 : 1)
+    }
+}

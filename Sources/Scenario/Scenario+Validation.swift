@@ -224,6 +224,7 @@ extension PeerGroup {
         if media != nil {
             try check(role != .member, "\(path).media", "members exchange signaling only; remove media or use role \"pair\"")
         }
+        if let data { try data.validate(path: "\(path).data", group: self, target: target) }
         if let reconnect {
             try check([.publisher, .player, .echo].contains(role), "\(path).reconnect",
                       "reconnect is for publisher, player and echo peers (a server's clients); \"\(role.rawValue)\" peers do not reconnect")

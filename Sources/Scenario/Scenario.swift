@@ -160,6 +160,8 @@ public struct PeerGroup: Codable, Equatable, Sendable {
     /// A publisher, player or echo peer whose connection failed tries again (a new
     /// connection with its own record) instead of staying down.
     public var reconnect: ReconnectSettings?
+    /// Data channels opened once DTLS is up, and the messages sent on them (pairs).
+    public var data: DataSettings?
 }
 
 /// How a peer that lost (or never got) its connection tries again: up to `attempts`

@@ -44,6 +44,8 @@ public final class CallPeer: PeerDriver {
         /// partner's timeline actions).
         var videoSizeChanges: [ReceivedStreamObserver.SizeChange] = []
         var mutes: [MuteObserver.Window] = []
+        /// The data channels the call opens and the messages sent on them (`groups[].data`).
+        public var data: ResolvedData?
     }
 
     public enum Partner: Sendable {
@@ -89,6 +91,10 @@ public final class CallPeer: PeerDriver {
                                           receiveTimeout: settings.receiveTimeout, rtx: settings.rtx,
                                           expectsOwnVideoSize: settings.partner == .rtcswarm, videoSizeChanges: settings.videoSizeChanges,
                                           mutes: settings.mutes))
+        call.dataChannels = settings.data.map {
+            DataChannelCall(loop: loop, recorder: recorder, data: $0, echoesInFigures: settings.partner != .rtcswarm,
+                            plannedStop: settings.plannedStop)
+        }
         life = MediaPeerLifecycle(loop: loop, recorder: recorder, call: call,
                                   identity: .init(id: settings.id, group: settings.group, role: settings.role),
                                   setupTimeout: settings.setupTimeout, remote: "the other side")

@@ -56,6 +56,10 @@ final class MediaCall {
     /// Its own per-second figures (`MediaCall+Live.swift`), from the same totals.
     var series = CallSeries(start: 0)
     private(set) var isConnected = false
+    /// The scenario's data channels, opened once connected (`groups[].data`).
+    var dataChannels: DataChannelCall?
+    /// Its channels' records, kept as `finish` stops them.
+    private(set) var dataRecords: [DataChannelRecord]?
     var onConnected: () -> Void = {}
     var onFailed: (PeerFailure) -> Void = { _ in }
     /// The remote sent close_notify.
@@ -97,11 +101,11 @@ final class MediaCall {
         }
         var iceOptions = IceAgentOptions()
         iceOptions.profile = ice.profile
-        let peer = try Peer(configuration: PeerConfiguration(role: role, transceivers: transceivers,
-                                                             localAddresses: [host.socket.localAddress], iceServers: ice.servers,
-                                                             relayOnly: ice.relayOnly, iceOptions: iceOptions, seed: seed,
-                                                             rtxFallback: media.rtx == .auto),
-                            now: loop.now())
+        var configuration = PeerConfiguration(role: role, transceivers: transceivers, localAddresses: [host.socket.localAddress],
+                                              iceServers: ice.servers, relayOnly: ice.relayOnly, iceOptions: iceOptions, seed: seed,
+                                              rtxFallback: media.rtx == .auto)
+        configuration.dataChannels = dataChannels != nil
+        let peer = try Peer(configuration: configuration, now: loop.now())
         host.onEvent = { [weak self] event in self?.peerEvent(event) }
         self.host = host
         try negotiate(peer)
@@ -116,6 +120,7 @@ final class MediaCall {
             guard !isConnected, let peer else { return }
             isConnected = true
             sending.start(peer, sent: peer.stats(now: loop.now()).sent)
+            dataChannels?.connected(self)
             onConnected()
         case .frame(let frame):
             let captured = fanout.senders.captureTime(ssrc: frame.ssrc, rtpTimestamp: frame.rtpTimestamp)
@@ -128,6 +133,8 @@ final class MediaCall {
             sending.requestKeyframe()
         case .failed(let failure):
             onFailed(failure)
+        case .dataChannel(let event):
+            dataChannels?.handle(event)
         case .closed:
             if isConnected { onRemoteClosed() }
         default:
@@ -198,6 +205,7 @@ final class MediaCall {
     /// `setupFrom`: where `setup_ms` starts (the peer's start, or its partner's arrival).
     func finish(setupFrom: Instant?) -> (phases: [String: Double], streams: [StreamRecord], sent: [SentStreamRecord], candidatePair: String?) {
         stopSending()
+        dataRecords = dataChannels?.finish()
         if let liveToken { recorder.endLive(liveToken) }
         liveToken = nil
         var phases: [String: Double] = [:]

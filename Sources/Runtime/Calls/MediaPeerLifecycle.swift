@@ -59,6 +59,9 @@ final class MediaPeerLifecycle {
                 self.end(.failed, phase: "media", reason: "\(missing) within \(timeout) of setup")
             }
             if call.media.endsWhenLost { self.watchForLoss() }
+            if let peer = call.peer, let refused = call.dataChannels?.refusal(of: peer) {
+                self.end(.failed, phase: "data", reason: refused)
+            }
         }
         call.onFailed = { [weak self] failure in
             guard let self else { return }
@@ -87,6 +90,8 @@ final class MediaPeerLifecycle {
     private func complete() {
         if let missing = nothingReceived {
             end(.failed, phase: "media", reason: "\(missing) by its planned end")
+        } else if let unopened = call.dataChannels?.notOpened {
+            end(.failed, phase: "data", reason: "\(unopened) by its planned end")
         } else if let wrongSize = call.videoNeverAtExpectedSize {
             end(.failed, phase: "media", reason: wrongSize)
         } else if let lost = call.connectionLost(now: plannedStop.map { min(loop.now(), $0) } ?? loop.now()) {
@@ -174,6 +179,7 @@ final class MediaPeerLifecycle {
         record.signalingLostAtMs = signalingLost?.atMs
         record.signalingLostReason = signalingLost?.reason
         record.series = call.series.seconds.isEmpty ? nil : call.series.seconds
+        record.dataChannels = call.dataRecords
         onEnd(&record)
         recorder.finish(record)
     }

@@ -97,7 +97,8 @@ struct PeerFactory {
                 direction: group.isOneWay ? (peer.side == .callee ? .recvonly : .sendonly) : .sendrecv,
                 rtx: group.videoRtx,
                 plannedStop: group.partner == .external ? nil : recorder.runStart + .milliseconds(peer.stopMs),
-                receiveTimeout: receiveTimeout, videoSizeChanges: videoSizeChanges(receivedBy: peer), mutes: mutes(receivedBy: peer))
+                receiveTimeout: receiveTimeout, videoSizeChanges: videoSizeChanges(receivedBy: peer), mutes: mutes(receivedBy: peer),
+                data: group.resolvedData)
             return CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout,
                             openChannel: callChannel(peer, seed: seed))
         case .publisher, .player, .echo:

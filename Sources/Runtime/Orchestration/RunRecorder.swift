@@ -85,6 +85,7 @@ public final class RunRecorder {
             metrics.increment(.messagesLost, by: messages.lost)
             metrics.increment(.messagesDuplicated, by: messages.duplicated)
         }
+        for channel in record.dataChannels ?? [] { recordData(channel) }
         for (phase, value) in record.phases {
             if let name = MetricName(rawValue: phase), name.kind == .distribution { metrics.record(value, in: name) }
         }
@@ -129,6 +130,17 @@ public final class RunRecorder {
             if let ms = mute.firstFrameMs { metrics.record(ms, in: .unmuteFirstFrameMs) }
             if mute.mode == MuteMode.stop.rawValue { metrics.increment(.framesWhileMuted, by: mute.framesDuring) }
         }
+    }
+
+    /// A data channel's counts and figures (its latency is recorded per message, as it arrives).
+    private func recordData(_ channel: DataChannelRecord) {
+        metrics.increment(.dcMessagesSent, by: channel.messagesSent)
+        metrics.increment(.dcMessagesReceived, by: channel.messagesReceived)
+        if let open = channel.openMs { metrics.record(open, in: .dcOpenMs) }
+        guard channel.inFigures else { return }
+        metrics.increment(.dcReordered, by: channel.reordered)
+        if let throughput = channel.throughputKbps { metrics.record(throughput, in: .dcThroughputKbps) }
+        if !channel.reliable, let loss = channel.lossPct { metrics.record(loss, in: .dcLossPct) }
     }
 
     /// A stream's packet figures into its kind's distributions.
