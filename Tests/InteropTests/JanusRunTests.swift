@@ -30,9 +30,10 @@ final class JanusRunTests: XCTestCase {
     }
 
     /// Runs `count` echo peers sending `codec` video for `seconds` against `janus` over
-    /// `transport`, sampling its admin API with `adminSecret`.
+    /// `transport`, sampling its admin API with `adminSecret`, with `timeline`'s actions.
     private func runEchoPeers(_ janus: JanusServer, count: Int, seconds: Int, codec: String = "vp8", transport: JanusTransport = .http,
-                              adminSecret: String = JanusServer.adminSecret) throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
+                              adminSecret: String = JanusServer.adminSecret,
+                              timeline: String = "[]") throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
@@ -42,6 +43,7 @@ final class JanusRunTests: XCTestCase {
                     janus: { plugin: "echotest", admin_url: "http://127.0.0.1:\(janus.adminPort)/admin", admin_secret: "\(adminSecret)" } },
           groups: [{ role: "echo", count: \(count), arrival: { rate_per_s: 10 },
                      media: { video: { codec: "\(codec)", resolution: "320x180", bitrate_kbps: 300 } } }],
+          timeline: \(timeline),
           thresholds: ["failed_peers == 0"] }
         """
         return ScenarioRunner(loaded: try ScenarioLoader.load(text: text), options: .init(folder: out, version: "test", progress: { _ in })).run()
@@ -93,6 +95,33 @@ final class JanusRunTests: XCTestCase {
             // Nothing asks the WebSocket port for /info, so there is no version and no complaint.
             XCTAssertNil(report.targetVersion)
         }
+    }
+
+    /// An ICE restart at 2 s of a 6 s EchoTest call over HTTP: rtcswarm's offer with new
+    /// credentials goes in an EchoTest message, Janus answers with new ones of its own (an
+    /// answer keeping the old ufrag fails the peer), the call is connected again
+    /// (`ice_restart_ms`, in the record and the cell's histogram), and the echo stays whole
+    /// to the end: 30 fps, no loss.
+    func testAnIceRestartThroughJanusEchoTestConnectsAgainAndTheEchoGoesOn() throws {
+        let cell = InteropRecorder.cell(self, target: "Janus", role: "ICE restart: `rtcswarm run` echo peer re-offers (EchoTest)",
+                                        codec: Self.cellCodec(.vp8))
+        let janus = try startJanus()
+        defer { janus.stop() }
+        let seconds = 6
+        let (report, outcome) = try runEchoPeers(janus, count: 1, seconds: seconds, timeline: "[{ at_s: 2, action: 'ice.restart' }]")
+        cell.measured(report)
+        let peer = try XCTUnwrap(report.cells.first?.peers.first)
+        XCTAssertEqual(outcome, .passed, peer.failureReason ?? "ok")
+        XCTAssertEqual(peer.outcome, .completed, peer.failureReason ?? "")
+        let ms = try XCTUnwrap(peer.phases["ice_restart_ms"], "the peer never connected again")
+        let video = try XCTUnwrap(peer.streams.first { $0.kind == "video" }, "Janus echoed video back")
+        print("Janus EchoTest ICE restart: ice_restart_ms \(ms), lost meanwhile \(peer.phases["ice_restart_lost_packets"] ?? -1); "
+              + "video \(video.framesReceived) frames, \(video.fps) fps, loss \(video.lossPct) %, freezes \(video.freezeCount) (\(video.freezeMs) ms)")
+        XCTAssertGreaterThan(ms, 0)
+        XCTAssertLessThan(ms, 3000)
+        XCTAssertEqual(peer.phases["ice_restart_lost_packets"], 0)
+        Self.assertWhole(video, codec: .vp8, resolution: "320x180", seconds: seconds, setupMs: peer.phases["setup_ms"])
+        XCTAssertEqual(report.cells[0].metrics.histograms[.iceRestartMs]?.count, 1)
     }
 
     /// The interop matrix's name for `codec` with Opus: "VP8+Opus", "H.264+Opus".

@@ -99,9 +99,8 @@ public final class CallPeer: PeerDriver {
             record.phases["join_ms"] = self.joinMs
             record.phases["partner_wait_ms"] = self.partnerWaitMs
             record.browser = self.browserStats
-            if let action = self.iceRestartAction, let restart = self.call.peer?.iceRestart, let connected = restart.connectedAt {
-                record.phases["ice_restart_ms"] = connected.milliseconds(since: action)
-                record.phases["ice_restart_lost_packets"] = Double((restart.lostAtConnected ?? restart.lostAtStart) - restart.lostAtStart)
+            if let action = self.iceRestartAction, let restart = self.call.peer?.iceRestart {
+                record.phases.merge(restart.phases(since: action)) { _, restarted in restarted }
             }
             if let stopping = self.stopping { self.loop.cancel(stopping) }
             self.signaling?.leave()
