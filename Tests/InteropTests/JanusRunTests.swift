@@ -185,29 +185,44 @@ final class JanusRunTests: XCTestCase {
                        publisher.failureReason ?? "no reason")
     }
 
-    /// Scenarios/janus-videoroom.json5 with `CODEC` and `ROOM_ID`, two players, for `seconds`.
-    private func runVideoRoom(_ janus: JanusServer, codec: Codec, room: Int,
-                              seconds: Int) throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
+    /// Scenarios/janus-videoroom.json5 with `CODEC`, `ROOM_ID` and `TIMELINE`, two players, for `seconds`.
+    private func runVideoRoom(_ janus: JanusServer, codec: Codec, room: Int, seconds: Int,
+                              timeline: String = "[]") throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-room-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
         let file = ExternalTool.repositoryRoot.appendingPathComponent("Scenarios/janus-videoroom.json5").path
         let loaded = try ScenarioLoader.load(file: file, environment: [
             "JANUS_URL": "http://127.0.0.1:\(janus.port)/janus", "JANUS_ADMIN_URL": "http://127.0.0.1:\(janus.adminPort)/admin",
-            "ROOM_ID": "\(room)", "PLAYERS": "2", "DURATION_S": "\(seconds)", "CODEC": codec.rawValue.lowercased(),
+            "ROOM_ID": "\(room)", "PLAYERS": "2", "DURATION_S": "\(seconds)", "CODEC": codec.rawValue.lowercased(), "TIMELINE": timeline,
         ])
         return ScenarioRunner(loaded: loaded, options: .init(folder: out, version: "test", progress: { _ in })).run()
     }
 
-    /// Scenarios/janus-videoroom.json5 in `codec` in `room`: two players receive the
-    /// publisher's video whole, and its audio.
-    private func assertVideoRoomRun(codec: Codec, room: Int) throws {
-        let cell = InteropRecorder.cell(self, target: "Janus", role: "`rtcswarm run` VideoRoom publisher + players (janus-videoroom.json5)",
+    /// The publisher restarts ICE at 3 s (its offer again in a VideoRoom `configure`): it is
+    /// connected again (`ice_restart_ms`) and its two players receive its video whole
+    /// through the restart, to the end.
+    func testAVideoRoomPublishersIceRestartKeepsItsPlayersVideoWhole() throws {
+        let report = try assertVideoRoomRun(codec: .vp8, room: JanusServer.standingRoom, seconds: 7,
+                                            restart: "ICE restart: `rtcswarm run` VideoRoom publisher re-offers (configure), players watch",
+                                            timeline: "[{ at_s: 3, group: 0, action: 'ice.restart' }]")
+        let publisher = try XCTUnwrap(report.cells.first?.peers.first { $0.role == "publisher" })
+        let ms = try XCTUnwrap(publisher.phases["ice_restart_ms"], "the publisher never connected again")
+        print("janus videoroom publisher ICE restart: ice_restart_ms \(ms), lost meanwhile \(publisher.phases["ice_restart_lost_packets"] ?? -1)")
+        XCTAssertGreaterThan(ms, 0)
+        XCTAssertLessThan(ms, 3000)
+    }
+
+    /// Scenarios/janus-videoroom.json5 in `codec` in `room` (with `timeline`, recorded as the
+    /// cell `restart` when given): two players receive the publisher's video whole, and its audio.
+    @discardableResult
+    private func assertVideoRoomRun(codec: Codec, room: Int, seconds: Int = 6, restart: String? = nil,
+                                    timeline: String = "[]") throws -> RunReport {
+        let cell = InteropRecorder.cell(self, target: "Janus", role: restart ?? "`rtcswarm run` VideoRoom publisher + players (janus-videoroom.json5)",
                                         codec: Self.cellCodec(codec))
         let janus = try startJanus()
         defer { janus.stop() }
-        let seconds = 6
-        let (report, outcome) = try runVideoRoom(janus, codec: codec, room: room, seconds: seconds)
+        let (report, outcome) = try runVideoRoom(janus, codec: codec, room: room, seconds: seconds, timeline: timeline)
         cell.measured(report)
         let peers = try XCTUnwrap(report.cells.first?.peers)
         XCTAssertEqual(outcome, .passed, "\(peers.map { "\($0.id): \($0.failureReason ?? "ok")" })")
@@ -222,6 +237,7 @@ final class JanusRunTests: XCTestCase {
             print("janus videoroom \(codec) \(player.id): \(video.framesReceived) frames, \(video.fps) fps, loss \(video.lossPct) %, setup \(player.phases["setup_ms"] ?? -1) ms, plis \(video.plis), resolutions \(video.resolutions)")
         }
         XCTAssertEqual(Self.warningsNotAboutLoad(report), [])
+        return report
     }
 
     func testJanusKilledMidRunFailsEveryPeerWithAReasonAndTheRunEndsOnTime() throws {
