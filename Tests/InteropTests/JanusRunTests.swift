@@ -103,19 +103,29 @@ final class JanusRunTests: XCTestCase {
     /// (`ice_restart_ms`, in the record and the cell's histogram), and the echo stays whole
     /// to the end: 30 fps, no loss.
     func testAnIceRestartThroughJanusEchoTestConnectsAgainAndTheEchoGoesOn() throws {
-        let cell = InteropRecorder.cell(self, target: "Janus", role: "ICE restart: `rtcswarm run` echo peer re-offers (EchoTest)",
-                                        codec: Self.cellCodec(.vp8))
-        let janus = try startJanus()
+        try assertIceRestartThroughEchoTest(transport: .http)
+    }
+
+    /// The same over Janus's WebSocket transport.
+    func testAnIceRestartThroughJanusEchoTestOverWebSocketConnectsAgain() throws {
+        try assertIceRestartThroughEchoTest(transport: .webSocket)
+    }
+
+    private func assertIceRestartThroughEchoTest(transport: JanusTransport) throws {
+        let role = "ICE restart: `rtcswarm run` echo peer re-offers (EchoTest\(transport == .http ? "" : ", ws://"))"
+        let cell = InteropRecorder.cell(self, target: "Janus", role: role, codec: Self.cellCodec(.vp8))
+        let janus = try startJanus(webSocket: transport != .http)
         defer { janus.stop() }
         let seconds = 6
-        let (report, outcome) = try runEchoPeers(janus, count: 1, seconds: seconds, timeline: "[{ at_s: 2, action: 'ice.restart' }]")
+        let (report, outcome) = try runEchoPeers(janus, count: 1, seconds: seconds, transport: transport,
+                                                 timeline: "[{ at_s: 2, action: 'ice.restart' }]")
         cell.measured(report)
         let peer = try XCTUnwrap(report.cells.first?.peers.first)
         XCTAssertEqual(outcome, .passed, peer.failureReason ?? "ok")
         XCTAssertEqual(peer.outcome, .completed, peer.failureReason ?? "")
         let ms = try XCTUnwrap(peer.phases["ice_restart_ms"], "the peer never connected again")
         let video = try XCTUnwrap(peer.streams.first { $0.kind == "video" }, "Janus echoed video back")
-        print("Janus EchoTest ICE restart: ice_restart_ms \(ms), lost meanwhile \(peer.phases["ice_restart_lost_packets"] ?? -1); "
+        print("Janus EchoTest ICE restart (\(transport)): ice_restart_ms \(ms), lost meanwhile \(peer.phases["ice_restart_lost_packets"] ?? -1); "
               + "video \(video.framesReceived) frames, \(video.fps) fps, loss \(video.lossPct) %, freezes \(video.freezeCount) (\(video.freezeMs) ms)")
         XCTAssertGreaterThan(ms, 0)
         XCTAssertLessThan(ms, 3000)
