@@ -116,7 +116,7 @@ public final class CallPeer: PeerDriver {
     func apply(_ action: TimelineAction) {
         guard action.action == .iceRestart else { return call.apply(action) }
         // Both sides of the call get the action: both time it, the offerer restarts.
-        guard state == .connected, let peer = call.peer else { return }
+        guard state == .connected, let peer = call.peer, peer.iceRestart?.isUnderWay != true else { return }
         iceRestartAction = loop.now()
         guard peer.configuration.role == .offerer else { return }
         do {

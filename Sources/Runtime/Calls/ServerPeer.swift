@@ -87,7 +87,7 @@ final class ServerPeer: PeerDriver {
     func apply(_ action: TimelineAction) {
         guard action.action == .iceRestart else { return call.apply(action) }
         // Our offer again with new credentials (RFC 8445 9), through the server's signaling.
-        guard state == .connected, let peer = call.peer, peer.configuration.role == .offerer else { return }
+        guard state == .connected, let peer = call.peer, peer.configuration.role == .offerer, peer.iceRestart?.isUnderWay != true else { return }
         iceRestartAction = loop.now()
         do {
             setup?.restartIce(offer: try peer.restartIce(now: loop.now()))
