@@ -50,10 +50,18 @@ extension Peer {
         return answer
     }
 
-    /// Offerer: the answer to `restartIce`'s offer, with the remote's new credentials.
+    /// Offerer: the answer to `restartIce`'s offer, with the remote's new credentials (the
+    /// answerer restarts too, so an answer keeping the old ufrag is refused: RFC 8445 9,
+    /// RFC 8839 4.4.1.1.1).
     public func applyIceRestartAnswer(_ answer: String, now: Instant) throws(PeerError) {
-        guard configuration.role == .offerer, iceRestart != nil, !isClosed else { throw PeerError("no ICE restart is waiting for an answer") }
-        try applyRestartTransport(try Self.parse(answer, what: "answer"))
+        guard configuration.role == .offerer, iceRestart != nil, let previous = remoteDescription, !isClosed else {
+            throw PeerError("no ICE restart is waiting for an answer")
+        }
+        let remote = try Self.parse(answer, what: "answer")
+        guard try Self.credentials(of: remote).ufrag != Self.credentials(of: try Self.parse(previous, what: "answer")).ufrag else {
+            throw PeerError("the ICE restart answer keeps the old ice-ufrag: the answerer did not restart (RFC 8445 9)")
+        }
+        try applyRestartTransport(remote)
         remoteDescription = answer
         flush(now: now)
     }

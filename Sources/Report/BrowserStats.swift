@@ -11,6 +11,20 @@ public struct BrowserStats: Codable, Equatable, Sendable {
     public var dtlsMs: Double?
     /// Its data channels (W3C webrtc-stats `data-channel`); nil from a page that had none.
     public var dataChannels: [DataChannel]?
+    /// The ICE restart it answered (a second offer with new credentials); nil when none came.
+    public var iceRestart: IceRestart?
+
+    /// The browser's own view of an ICE restart (RFC 8445 9), timed as rtcswarm's
+    /// `ice_restart_ms` is on its side: from the re-offer to a pair selected whose local
+    /// ufrag is the new one (and `iceConnectionState` connected).
+    public struct IceRestart: Codable, Equatable, Sendable {
+        /// nil when it never connected again.
+        public var ms: Double?
+        /// Its local `a=ice-ufrag` before the restart and in its restart answer.
+        public var ufrags: [String]
+        /// `framesReceived` of its inbound video when it was connected again.
+        public var framesReceivedAtConnected: Int?
+    }
 
     /// One `RTCDataChannelStats`, with what the page timed and checked itself.
     public struct DataChannel: Codable, Equatable, Sendable {

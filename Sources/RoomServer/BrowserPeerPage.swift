@@ -14,7 +14,12 @@
 /// packets, and answers `{type: "stats", stats: {userAgent, streams: [...]}}` read from
 /// `getStats()` (W3C webrtc-stats `inbound-rtp` / `outbound-rtp`, and `data-channel` with
 /// each channel's open time, from its DTLS transport's "connected" to its `open` event, and
-/// on its own channel how many echoes came back identical). Anything that goes
+/// on its own channel how many echoes came back identical).
+/// A second offer in a room is an ICE restart (RFC 8445 9; JSEP RFC 9429 5.3.1): the page
+/// answers it with the new credentials Chromium takes and times it, from the re-offer to a
+/// pair selected whose local ufrag is the restart answer's (`iceConnectionState` connected
+/// again), into `stats.iceRestart` with both ufrags and the video frames received by then,
+/// so the other side can check media went on. Anything that goes
 /// wrong is sent as `{type: "error", message}` so the other side can report it.
 enum BrowserPeerPage {
     static let html = #"""
@@ -101,7 +106,28 @@ enum BrowserPeerPage {
           retransmittedPackets: inbound ? s.retransmittedPacketsReceived : s.retransmittedPacketsSent });
       });
       const phase = (from, to) => at[from] === undefined || at[to] === undefined ? undefined : at[to] - at[from];
-      return { userAgent: navigator.userAgent, streams, dataChannels, iceMs: phase("remote", "ice"), dtlsMs: phase("ice", "dtls") };
+      const restart = at.restart && { ufrags: at.restart.ufrags, framesReceivedAtConnected: at.restart.frames,
+        ms: at.restart.connected === undefined ? undefined : at.restart.connected - at.restart.started };
+      return { userAgent: navigator.userAgent, streams, dataChannels, iceMs: phase("remote", "ice"), dtlsMs: phase("ice", "dtls"),
+               iceRestart: restart };
+    }
+
+    const ufragOf = sdp => (sdp.match(/a=ice-ufrag:(\S+)/) || [])[1];
+
+    /// The ufrag of the selected pair's local candidate (W3C webrtc-stats `transport`,
+    /// `candidate-pair`, `local-candidate`) and the video frames received so far.
+    async function selectedPair(pc) {
+      const report = await pc.getStats();
+      let ufrag, frames;
+      report.forEach(s => {
+        if (s.type === "transport" && s.selectedCandidatePairId) {
+          const pair = report.get(s.selectedCandidatePairId);
+          const local = pair && report.get(pair.localCandidateId);
+          if (local) ufrag = local.usernameFragment;
+        }
+        if (s.type === "inbound-rtp" && s.kind === "video") frames = s.framesReceived;
+      });
+      return { ufrag, frames };
     }
 
     function call(room, media) {
@@ -150,6 +176,26 @@ enum BrowserPeerPage {
         };
       }
 
+      // The restart is connected again once ICE is and the selected pair has the answer's
+      // new ufrag: checked on each pair change and state change, and every 10 ms besides.
+      function watchRestart(restart) {
+        const fresh = restart.ufrags[1];
+        const check = async () => {
+          const when = performance.now();
+          if (restart.connected !== undefined || !["connected", "completed"].includes(pc.iceConnectionState)) return;
+          const selected = await selectedPair(pc);
+          if (selected.ufrag !== fresh || restart.connected !== undefined) return;
+          restart.connected = when;
+          restart.frames = selected.frames;
+          clearInterval(timer);
+          log(room, "ICE restart connected in", when - restart.started, "ms");
+        };
+        const timer = setInterval(check, 10);
+        const transport = pc.getSenders().map(s => s.transport).find(Boolean);
+        if (transport) transport.iceTransport.onselectedcandidatepairchange = check;
+        pc.addEventListener("iceconnectionstatechange", check);
+      }
+
       // Without this Chromium starts at a lower resolution than its camera's.
       async function keepResolution() {
         for (const sender of pc.getSenders()) {
@@ -170,15 +216,21 @@ enum BrowserPeerPage {
         } else if (message.event === "message") {
           const data = message.data || {};
           if (data.type === "offer") {
+            const restarting = at.remote !== undefined;
             const pc = connection();
+            if (restarting) at.restart = { started: performance.now(), ufrags: [ufragOf(pc.localDescription.sdp)] };
             await pc.setRemoteDescription({ type: "offer", sdp: data.sdp });
-            at.remote = performance.now();
+            if (!restarting) at.remote = performance.now();
             watchDtls();
             const answer = await pc.createAnswer();
             await pc.setLocalDescription(answer);
             watchDtls();
             await keepResolution();
             send({ type: "answer", sdp: answer.sdp });
+            if (restarting) {
+              at.restart.ufrags.push(ufragOf(answer.sdp));
+              watchRestart(at.restart);
+            }
           } else if (data.type === "answer") {
             await pc.setRemoteDescription({ type: "answer", sdp: data.sdp });
             at.remote = performance.now();

@@ -40,19 +40,28 @@ extension TimelineAction {
 }
 
 extension TimelineAction {
-    /// `ice.restart`: pairs of rtcswarm peers through a room server, the one place where
-    /// rtcswarm signals a restart (a new offer through the room); other targets and roles
-    /// are named.
+    /// `ice.restart`: pairs through a room server whose callee is an rtcswarm peer or the
+    /// Chromium `/peer` page (both answer a new offer through the room), and Janus echo and
+    /// publisher peers (our offer again in a plugin message); other targets, roles and
+    /// partners are named.
     func validateIceRestart(path: String, scenario: Scenario, groups: [Int]) throws(ScenarioError) {
         let kind = scenario.target.kind
+        if kind == .janus {
+            for index in groups {
+                let role = scenario.groups[index].role
+                try check(role == .echo || role == .publisher, "\(path).action",
+                          "ice.restart: groups[\(index)] (role \(role.rawValue)) is offered its call by Janus; only echo and publisher groups restart ICE on janus")
+            }
+            return
+        }
         try check(kind == .builtinRoom || kind == .room, "\(path).action",
-                  "ice.restart: target kind \(kind.rawValue) has no ICE restart in rtcswarm; only pairs through builtin-room or room do")
+                  "ice.restart: target kind \(kind.rawValue) has no ICE restart in rtcswarm; only pairs through builtin-room or room, and echo and publisher groups on janus, do")
         for index in groups {
             let group = scenario.groups[index]
             try check(group.role == .pair, "\(path).action",
                       "ice.restart: groups[\(index)] (role \(group.role.rawValue)) makes no call through the room; only pair groups restart ICE")
-            try check(group.resolvedPartner == .rtcswarm, "\(path).action",
-                      "ice.restart: groups[\(index)]'s partner is \(group.resolvedPartner.rawValue); only calls between rtcswarm peers restart ICE")
+            try check(group.resolvedPartner != .external, "\(path).action",
+                      "ice.restart: groups[\(index)]'s partner is external, which rtcswarm cannot have answer a new offer; only rtcswarm and chromium partners restart ICE")
         }
     }
 }

@@ -21,10 +21,17 @@ public protocol CallSetup: Sendable {
     mutating func trickle(_ candidate: TrickleCandidate?, now: Instant)
     /// Ends the call: the teardown requests, then `.closed`.
     mutating func hangUp(now: Instant)
+    /// An ICE restart: our offer again with new credentials (`.iceRestarted` brings the
+    /// server's); adapters rtcswarm restarts no ICE through take none.
+    mutating func restartIce(offer: String, now: Instant)
     /// The one result of the request `id` from `pollRequest`.
     mutating func handle(_ result: HTTPClientEvent, for id: Int, now: Instant)
     mutating func handleTimeout(now: Instant)
     func pollTimeout() -> Instant?
     mutating func pollRequest() -> CallSetupRequest?
     mutating func pollEvent() -> CallSetupEvent?
+}
+
+extension CallSetup {
+    public mutating func restartIce(offer: String, now: Instant) {}
 }

@@ -8,7 +8,8 @@ public enum CallSetupEvent: Hashable, Sendable {
     case offer(String)
     /// ICE servers the server suggested (WHIP/WHEP `Link: rel="ice-server"`, RFC 9725 4.6).
     case iceServers([IceServerConfig])
-    /// The server's ICE credentials and candidates after an ICE restart (an sdpfrag).
+    /// The server's ICE credentials and candidates after an ICE restart (WHIP/WHEP: an
+    /// sdpfrag; Janus: its whole answer to the restart offer).
     case iceRestarted(String)
     /// Something the server reported that the runner may log: Janus `webrtcup`,
     /// `media`, `slowlink`, `hangup`; a trickle the server refused.

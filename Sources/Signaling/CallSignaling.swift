@@ -16,10 +16,15 @@ public protocol CallSignaling: StreamMachine where Event == CallSetupEvent {
     /// A text message to everyone in the conference (OWT `text`); servers without texts
     /// take none.
     mutating func sendText(_ text: String, now: Instant)
+    /// An ICE restart (RFC 8445 9): our offer again with new credentials; the server's
+    /// answer comes as `.iceRestarted`. Servers rtcswarm restarts no ICE with (validation
+    /// refuses `ice.restart` for them) take none.
+    mutating func restartIce(offer: String, now: Instant)
 }
 
 extension CallSignaling {
     public mutating func sendText(_ text: String, now: Instant) {}
+    public mutating func restartIce(offer: String, now: Instant) {}
 }
 
 /// Janus over its WebSocket is one connection's machine.
@@ -28,4 +33,5 @@ extension SingleConnection: CallSignaling where Machine == JanusWebSocketCallSet
     public mutating func answer(_ sdp: String, now: Instant) { machine.answer(sdp, now: now) }
     public mutating func trickle(_ candidate: TrickleCandidate?, now: Instant) { machine.trickle(candidate, now: now) }
     public mutating func hangUp(now: Instant) { machine.hangUp(now: now) }
+    public mutating func restartIce(offer: String, now: Instant) { machine.restartIce(offer: offer, now: now) }
 }

@@ -23,6 +23,7 @@ public struct HTTPSignaling<Setup: CallSetup>: CallSignaling {
     public mutating func answer(_ sdp: String, now: Instant) { setup.answer(sdp, now: now); pump(now: now) }
     public mutating func trickle(_ candidate: TrickleCandidate?, now: Instant) { setup.trickle(candidate, now: now); pump(now: now) }
     public mutating func hangUp(now: Instant) { setup.hangUp(now: now); pump(now: now) }
+    public mutating func restartIce(offer: String, now: Instant) { setup.restartIce(offer: offer, now: now); pump(now: now) }
 
     public mutating func handle(_ input: StreamInput, now: Instant) {
         switch input {

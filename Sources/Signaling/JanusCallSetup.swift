@@ -55,6 +55,7 @@ public struct JanusCallSetup: CallSetup {
     public mutating func answer(_ sdp: String, now: Instant) { session.answer(sdp, now: now); flush() }
     public mutating func trickle(_ candidate: TrickleCandidate?, now: Instant) { session.trickle(candidate, now: now); flush() }
     public mutating func hangUp(now: Instant) { session.hangUp(now: now); flush() }
+    public mutating func restartIce(offer: String, now: Instant) { session.restartIce(offer: offer, now: now); flush() }
     public func pollTimeout() -> Instant? { session.pollTimeout() }
     public mutating func handleTimeout(now: Instant) { session.handleTimeout(now: now); flush() }
     public mutating func pollRequest() -> CallSetupRequest? { requests.pollRequest() }

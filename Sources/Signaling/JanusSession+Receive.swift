@@ -88,6 +88,7 @@ extension JanusSession {
             if teardown.first == step { finishTeardownStep(step, now: now) }
             return
         }
+        if step == .restart { return restartAnswered(message) }
         guard case .settingUp = phase else { return }
         switch step {
         case .create:
@@ -127,7 +128,7 @@ extension JanusSession {
         case .start:
             phase = .established
             outbox.emit(.notice("Janus: VideoRoom subscription started"))
-        case .keepalive, .trickle, .hangup, .unpublish, .leave, .destroyRoom, .detach, .destroy:
+        case .keepalive, .trickle, .hangup, .unpublish, .leave, .destroyRoom, .detach, .destroy, .restart:
             return
         }
     }

@@ -20,7 +20,7 @@ import RTCBase
 struct JanusSession: Sendable {
     enum Step: String, Sendable {
         case create, attach, keepalive, trickle
-        case echo = "message", createRoom = "create room", join, publish, start
+        case echo = "message", createRoom = "create room", join, publish, start, restart = "ICE restart"
         case hangup, unpublish, leave, destroyRoom = "destroy room", detach, destroy
     }
 

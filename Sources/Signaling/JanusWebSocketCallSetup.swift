@@ -68,6 +68,7 @@ public struct JanusWebSocketCallSetup: ConnectionMachine, Sendable {
     public mutating func answer(_ sdp: String, now: Instant) { session.answer(sdp, now: now); flush(now: now) }
     public mutating func trickle(_ candidate: TrickleCandidate?, now: Instant) { session.trickle(candidate, now: now); flush(now: now) }
     public mutating func hangUp(now: Instant) { session.hangUp(now: now); flush(now: now) }
+    public mutating func restartIce(offer: String, now: Instant) { session.restartIce(offer: offer, now: now); flush(now: now) }
     public mutating func pollEvent() -> CallSetupEvent? { session.outbox.pollEvent() }
 
     /// Bytes to write to the connection.

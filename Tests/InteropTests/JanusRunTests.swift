@@ -30,9 +30,10 @@ final class JanusRunTests: XCTestCase {
     }
 
     /// Runs `count` echo peers sending `codec` video for `seconds` against `janus` over
-    /// `transport`, sampling its admin API with `adminSecret`.
+    /// `transport`, sampling its admin API with `adminSecret`, with `timeline`'s actions.
     private func runEchoPeers(_ janus: JanusServer, count: Int, seconds: Int, codec: String = "vp8", transport: JanusTransport = .http,
-                              adminSecret: String = JanusServer.adminSecret) throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
+                              adminSecret: String = JanusServer.adminSecret,
+                              timeline: String = "[]") throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
@@ -42,6 +43,7 @@ final class JanusRunTests: XCTestCase {
                     janus: { plugin: "echotest", admin_url: "http://127.0.0.1:\(janus.adminPort)/admin", admin_secret: "\(adminSecret)" } },
           groups: [{ role: "echo", count: \(count), arrival: { rate_per_s: 10 },
                      media: { video: { codec: "\(codec)", resolution: "320x180", bitrate_kbps: 300 } } }],
+          timeline: \(timeline),
           thresholds: ["failed_peers == 0"] }
         """
         return ScenarioRunner(loaded: try ScenarioLoader.load(text: text), options: .init(folder: out, version: "test", progress: { _ in })).run()
@@ -93,6 +95,43 @@ final class JanusRunTests: XCTestCase {
             // Nothing asks the WebSocket port for /info, so there is no version and no complaint.
             XCTAssertNil(report.targetVersion)
         }
+    }
+
+    /// An ICE restart at 2 s of a 6 s EchoTest call over HTTP: rtcswarm's offer with new
+    /// credentials goes in an EchoTest message, Janus answers with new ones of its own (an
+    /// answer keeping the old ufrag fails the peer), the call is connected again
+    /// (`ice_restart_ms`, in the record and the cell's histogram), and the echo stays whole
+    /// to the end: 30 fps, no loss.
+    func testAnIceRestartThroughJanusEchoTestConnectsAgainAndTheEchoGoesOn() throws {
+        try assertIceRestartThroughEchoTest(transport: .http)
+    }
+
+    /// The same over Janus's WebSocket transport.
+    func testAnIceRestartThroughJanusEchoTestOverWebSocketConnectsAgain() throws {
+        try assertIceRestartThroughEchoTest(transport: .webSocket)
+    }
+
+    private func assertIceRestartThroughEchoTest(transport: JanusTransport) throws {
+        let role = "ICE restart: `rtcswarm run` echo peer re-offers (EchoTest\(transport == .http ? "" : ", ws://"))"
+        let cell = InteropRecorder.cell(self, target: "Janus", role: role, codec: Self.cellCodec(.vp8))
+        let janus = try startJanus(webSocket: transport != .http)
+        defer { janus.stop() }
+        let seconds = 6
+        let (report, outcome) = try runEchoPeers(janus, count: 1, seconds: seconds, transport: transport,
+                                                 timeline: "[{ at_s: 2, action: 'ice.restart' }]")
+        cell.measured(report)
+        let peer = try XCTUnwrap(report.cells.first?.peers.first)
+        XCTAssertEqual(outcome, .passed, peer.failureReason ?? "ok")
+        XCTAssertEqual(peer.outcome, .completed, peer.failureReason ?? "")
+        let ms = try XCTUnwrap(peer.phases["ice_restart_ms"], "the peer never connected again")
+        let video = try XCTUnwrap(peer.streams.first { $0.kind == "video" }, "Janus echoed video back")
+        print("Janus EchoTest ICE restart (\(transport)): ice_restart_ms \(ms), lost meanwhile \(peer.phases["ice_restart_lost_packets"] ?? -1); "
+              + "video \(video.framesReceived) frames, \(video.fps) fps, loss \(video.lossPct) %, freezes \(video.freezeCount) (\(video.freezeMs) ms)")
+        XCTAssertGreaterThan(ms, 0)
+        XCTAssertLessThan(ms, 3000)
+        XCTAssertEqual(peer.phases["ice_restart_lost_packets"], 0)
+        Self.assertWhole(video, codec: .vp8, resolution: "320x180", seconds: seconds, setupMs: peer.phases["setup_ms"])
+        XCTAssertEqual(report.cells[0].metrics.histograms[.iceRestartMs]?.count, 1)
     }
 
     /// The interop matrix's name for `codec` with Opus: "VP8+Opus", "H.264+Opus".
@@ -156,29 +195,44 @@ final class JanusRunTests: XCTestCase {
                        publisher.failureReason ?? "no reason")
     }
 
-    /// Scenarios/janus-videoroom.json5 with `CODEC` and `ROOM_ID`, two players, for `seconds`.
-    private func runVideoRoom(_ janus: JanusServer, codec: Codec, room: Int,
-                              seconds: Int) throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
+    /// Scenarios/janus-videoroom.json5 with `CODEC`, `ROOM_ID` and `TIMELINE`, two players, for `seconds`.
+    private func runVideoRoom(_ janus: JanusServer, codec: Codec, room: Int, seconds: Int,
+                              timeline: String = "[]") throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-room-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
         let file = ExternalTool.repositoryRoot.appendingPathComponent("Scenarios/janus-videoroom.json5").path
         let loaded = try ScenarioLoader.load(file: file, environment: [
             "JANUS_URL": "http://127.0.0.1:\(janus.port)/janus", "JANUS_ADMIN_URL": "http://127.0.0.1:\(janus.adminPort)/admin",
-            "ROOM_ID": "\(room)", "PLAYERS": "2", "DURATION_S": "\(seconds)", "CODEC": codec.rawValue.lowercased(),
+            "ROOM_ID": "\(room)", "PLAYERS": "2", "DURATION_S": "\(seconds)", "CODEC": codec.rawValue.lowercased(), "TIMELINE": timeline,
         ])
         return ScenarioRunner(loaded: loaded, options: .init(folder: out, version: "test", progress: { _ in })).run()
     }
 
-    /// Scenarios/janus-videoroom.json5 in `codec` in `room`: two players receive the
-    /// publisher's video whole, and its audio.
-    private func assertVideoRoomRun(codec: Codec, room: Int) throws {
-        let cell = InteropRecorder.cell(self, target: "Janus", role: "`rtcswarm run` VideoRoom publisher + players (janus-videoroom.json5)",
+    /// The publisher restarts ICE at 3 s (its offer again in a VideoRoom `configure`): it is
+    /// connected again (`ice_restart_ms`) and its two players receive its video whole
+    /// through the restart, to the end.
+    func testAVideoRoomPublishersIceRestartKeepsItsPlayersVideoWhole() throws {
+        let report = try assertVideoRoomRun(codec: .vp8, room: JanusServer.standingRoom, seconds: 7,
+                                            restart: "ICE restart: `rtcswarm run` VideoRoom publisher re-offers (configure), players watch",
+                                            timeline: "[{ at_s: 3, group: 0, action: 'ice.restart' }]")
+        let publisher = try XCTUnwrap(report.cells.first?.peers.first { $0.role == "publisher" })
+        let ms = try XCTUnwrap(publisher.phases["ice_restart_ms"], "the publisher never connected again")
+        print("janus videoroom publisher ICE restart: ice_restart_ms \(ms), lost meanwhile \(publisher.phases["ice_restart_lost_packets"] ?? -1)")
+        XCTAssertGreaterThan(ms, 0)
+        XCTAssertLessThan(ms, 3000)
+    }
+
+    /// Scenarios/janus-videoroom.json5 in `codec` in `room` (with `timeline`, recorded as the
+    /// cell `restart` when given): two players receive the publisher's video whole, and its audio.
+    @discardableResult
+    private func assertVideoRoomRun(codec: Codec, room: Int, seconds: Int = 6, restart: String? = nil,
+                                    timeline: String = "[]") throws -> RunReport {
+        let cell = InteropRecorder.cell(self, target: "Janus", role: restart ?? "`rtcswarm run` VideoRoom publisher + players (janus-videoroom.json5)",
                                         codec: Self.cellCodec(codec))
         let janus = try startJanus()
         defer { janus.stop() }
-        let seconds = 6
-        let (report, outcome) = try runVideoRoom(janus, codec: codec, room: room, seconds: seconds)
+        let (report, outcome) = try runVideoRoom(janus, codec: codec, room: room, seconds: seconds, timeline: timeline)
         cell.measured(report)
         let peers = try XCTUnwrap(report.cells.first?.peers)
         XCTAssertEqual(outcome, .passed, "\(peers.map { "\($0.id): \($0.failureReason ?? "ok")" })")
@@ -193,6 +247,7 @@ final class JanusRunTests: XCTestCase {
             print("janus videoroom \(codec) \(player.id): \(video.framesReceived) frames, \(video.fps) fps, loss \(video.lossPct) %, setup \(player.phases["setup_ms"] ?? -1) ms, plis \(video.plis), resolutions \(video.resolutions)")
         }
         XCTAssertEqual(Self.warningsNotAboutLoad(report), [])
+        return report
     }
 
     func testJanusKilledMidRunFailsEveryPeerWithAReasonAndTheRunEndsOnTime() throws {

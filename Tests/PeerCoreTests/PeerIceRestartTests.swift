@@ -52,4 +52,18 @@ final class PeerIceRestartTests: XCTestCase {
         XCTAssertThrowsError(try pair.answerer.restartIce(now: pair.network.now), "an answerer does not start a restart")
         XCTAssertNil(pair.answerer.iceRestart)
     }
+
+    /// The answerer must restart too: an answer to the restart offer with the old ufrag
+    /// (a server that ignored the restart) is refused, and the old remote credentials stay.
+    func testAnAnswerThatKeepsTheUfragIsRefused() throws {
+        let pair = try PeerPair(offerer: [.video()], answerer: [.video()])
+        XCTAssertTrue(pair.connect())
+        let oldAnswer = try XCTUnwrap(pair.answerer.localDescription)
+        _ = try pair.offerer.restartIce(now: pair.network.now)
+        XCTAssertThrowsError(try pair.offerer.applyIceRestartAnswer(oldAnswer, now: pair.network.now)) { error in
+            XCTAssertEqual((error as? PeerError)?.message,
+                           "the ICE restart answer keeps the old ice-ufrag: the answerer did not restart (RFC 8445 9)")
+        }
+        XCTAssertEqual(pair.offerer.remoteDescription, oldAnswer)
+    }
 }

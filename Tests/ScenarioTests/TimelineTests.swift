@@ -127,8 +127,11 @@ final class TimelineTests: XCTestCase {
             XCTAssertEqual(message(timeline), expected, timeline)
         }
         XCTAssertEqual(message("[{ at_s: 1, action: 'ice.restart' }]",
-                               groups: "[{ role: \"pair\", count: 1, partner: \"chromium\" }]"),
-                       "timeline[0].action: ice.restart: groups[0]'s partner is chromium; only calls between rtcswarm peers restart ICE")
+                               groups: "[{ role: \"pair\", count: 1, partner: \"external\" }]",
+                               target: #"{ kind: "room", url: "ws://127.0.0.1:9000" }"#),
+                       "timeline[0].action: ice.restart: groups[0]'s partner is external, which rtcswarm cannot have answer a new offer; only rtcswarm and chromium partners restart ICE")
+        XCTAssertNil(message("[{ at_s: 1, action: 'ice.restart' }]", groups: "[{ role: \"pair\", count: 1, partner: \"chromium\" }]"),
+                     "the Chromium /peer page answers a restart")
         do {
             _ = try ScenarioLoader.load(text: """
             { name: "t", duration_s: 10, target: { kind: "srs", url: "http://127.0.0.1:1985" },
@@ -136,8 +139,14 @@ final class TimelineTests: XCTestCase {
             """)
             XCTFail("an SRS target took ice.restart")
         } catch {
-            XCTAssertEqual(error.description, "timeline[0].action: ice.restart: target kind srs has no ICE restart in rtcswarm; only pairs through builtin-room or room do")
+            XCTAssertEqual(error.description, "timeline[0].action: ice.restart: target kind srs has no ICE restart in rtcswarm; only pairs through builtin-room or room, and echo and publisher groups on janus, do")
         }
+        let janus = #"{ kind: "janus", url: "http://127.0.0.1:8088/janus", janus: { plugin: "videoroom", room_id: 1234 } }"#
+        XCTAssertEqual(message("[{ at_s: 1, group: 'viewers', action: 'ice.restart' }]",
+                               groups: #"[{ role: "publisher", count: 1, name: "cams" }, { role: "player", count: 2, name: "viewers" }]"#, target: janus),
+                       "timeline[0].action: ice.restart: groups[1] (role player) is offered its call by Janus; only echo and publisher groups restart ICE on janus")
+        XCTAssertNil(message("[{ at_s: 1, group: 'cams', action: 'ice.restart' }]",
+                             groups: #"[{ role: "publisher", count: 1, name: "cams" }, { role: "player", count: 2, name: "viewers" }]"#, target: janus))
         XCTAssertNil(message("[{ at_s: 1, group: 0, action: 'ice.restart' }]"))
         XCTAssertNil(message("[{ at_s: 1, action: 'leave', share_pct: 10 }, { at_s: 2, group: 'crowd', action: 'rejoin', after_s: 3 },"
                              + " { at_s: 3, action: 'churn', rate_per_s: 0.5, duration_s: 20 }]"))

@@ -49,6 +49,39 @@ final class JanusCallSetupTests: XCTestCase {
         XCTAssertEqual(body["jsep"], .object(["type": "offer", "sdp": "v=0\r\n"]))
     }
 
+    /// An ICE restart on an established EchoTest call: our new offer goes in an EchoTest
+    /// message (no restart before the call is up, none while one is waiting), and Janus's
+    /// answer comes out whole as `.iceRestarted`, not as a second `.answer`.
+    func testAnIceRestartSendsTheNewOfferInAPluginMessageAndHandsOnJanussAnswer() throws {
+        let answer = "v=0\r\no=- 2 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=rtpmap:111 opus/48000/2\r\n"
+        func answered(_ ufrag: String) -> JSONValue {
+            .object(["janus": "event", "session_id": .integer(session), "sender": .integer(handle),
+                     "plugindata": .object(["plugin": "janus.plugin.echotest", "data": .object(["echotest": "event", "result": "ok"])]),
+                     "jsep": .object(["type": "answer", "sdp": .string(answer + "a=ice-ufrag:\(ufrag)\r\n")])])
+        }
+        var (setup, poll, message) = try attached(.echoTest(videoCodec: nil))
+        setup.restartIce(offer: "v=0\r\na=ice-ufrag:new\r\n", now: Exchange.start)
+        XCTAssertNil(setup.pollRequest(), "no restart before the call is set up")
+        reply(&setup, message, answered("old"))
+        XCTAssertEqual(Exchange.events(&setup), [.answer(answer + "a=ice-ufrag:old\r\n")])
+        setup.restartIce(offer: "v=0\r\na=ice-ufrag:new\r\n", now: Exchange.start)
+        let restart = try Exchange.next(&setup)
+        setup.restartIce(offer: "v=0\r\na=ice-ufrag:newer\r\n", now: Exchange.start)
+        XCTAssertNil(setup.pollRequest(), "one restart at a time")
+        let body = try JSONValue(parsing: restart.request.body)
+        XCTAssertEqual(restart.request.target, "/janus/\(session)/\(handle)")
+        XCTAssertEqual(body["janus"], "message")
+        XCTAssertEqual(body["body"], .object(["audio": true, "video": true]))
+        XCTAssertEqual(body["jsep"], .object(["type": "offer", "sdp": "v=0\r\na=ice-ufrag:new\r\n"]))
+        reply(&setup, restart, .object(["janus": "ack", "session_id": .integer(session)]))
+        XCTAssertEqual(Exchange.events(&setup), [])
+        // The plugin's answer comes on the long poll, matched by the restart's transaction.
+        guard case .object(var event) = answered("janus2") else { return XCTFail() }
+        event.append(.init("transaction", try XCTUnwrap(body["transaction"])))
+        reply(&setup, poll, [.object(event)])
+        XCTAssertEqual(Exchange.events(&setup), [.iceRestarted(answer + "a=ice-ufrag:janus2\r\n")])
+    }
+
     func testKeepaliveGoesOutAfter25SecondsWithoutAPost() throws {
         var (setup, _, message) = try attached(.echoTest(videoCodec: nil))
         XCTAssertEqual(setup.pollTimeout(), Exchange.start + .seconds(25))

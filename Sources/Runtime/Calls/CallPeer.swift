@@ -105,9 +105,8 @@ public final class CallPeer: PeerDriver {
             record.phases["join_ms"] = self.joinMs
             record.phases["partner_wait_ms"] = self.partnerWaitMs
             record.browser = self.browserStats
-            if let action = self.iceRestartAction, let restart = self.call.peer?.iceRestart, let connected = restart.connectedAt {
-                record.phases["ice_restart_ms"] = connected.milliseconds(since: action)
-                record.phases["ice_restart_lost_packets"] = Double((restart.lostAtConnected ?? restart.lostAtStart) - restart.lostAtStart)
+            if let action = self.iceRestartAction, let restart = self.call.peer?.iceRestart {
+                record.phases.merge(restart.phases(since: action)) { _, restarted in restarted }
             }
             if let stopping = self.stopping { self.loop.cancel(stopping) }
             self.signaling?.leave()
@@ -123,7 +122,7 @@ public final class CallPeer: PeerDriver {
     func apply(_ action: TimelineAction) {
         guard action.action == .iceRestart else { return call.apply(action) }
         // Both sides of the call get the action: both time it, the offerer restarts.
-        guard state == .connected, let peer = call.peer else { return }
+        guard state == .connected, let peer = call.peer, peer.iceRestart?.isUnderWay != true else { return }
         iceRestartAction = loop.now()
         guard peer.configuration.role == .offerer else { return }
         do {

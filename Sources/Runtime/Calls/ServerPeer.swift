@@ -48,6 +48,8 @@ final class ServerPeer: PeerDriver {
     /// An OWT peer's conference beyond its own call: what it noted, and its texts.
     private var conference: OWTConferenceWatch?
     private let texts: StampedMessages
+    /// When the latest timeline `ice.restart` reached this peer (`ice_restart_ms` counts from it).
+    private var iceRestartAction: Instant?
 
     /// `makeSetup` builds the adapter on its driver from our offer (nil when the server offers).
     init(loop: EventLoop, settings: Settings, recorder: RunRecorder, fanout: MediaFanout,
@@ -65,6 +67,9 @@ final class ServerPeer: PeerDriver {
         life.onEnd = { [weak self] record in
             guard let self else { return }
             record.phases.merge(self.timings) { _, timed in timed }
+            if let action = self.iceRestartAction, let restart = self.call.peer?.iceRestart {
+                record.phases.merge(restart.phases(since: action)) { _, restarted in restarted }
+            }
             self.texts.stop()
             if let conference = self.conference {
                 record.conference = conference.log(loggedOut: record.outcome != .failed)
@@ -79,7 +84,18 @@ final class ServerPeer: PeerDriver {
         }
     }
 
-    func apply(_ action: TimelineAction) { call.apply(action) }
+    func apply(_ action: TimelineAction) {
+        guard action.action == .iceRestart else { return call.apply(action) }
+        // Our offer again with new credentials (RFC 8445 9), through the server's signaling.
+        guard state == .connected, let peer = call.peer, peer.configuration.role == .offerer, peer.iceRestart?.isUnderWay != true else { return }
+        iceRestartAction = loop.now()
+        do {
+            setup?.restartIce(offer: try peer.restartIce(now: loop.now()))
+            call.drive()
+        } catch {
+            end(.failed, phase: "connected", reason: "cannot restart ICE: \(error)")
+        }
+    }
 
     func start() {
         guard life.begin() else { return }
@@ -133,7 +149,15 @@ final class ServerPeer: PeerDriver {
             timings[name] = milliseconds
         case .conference(let event):
             note(event)
-        case .iceServers, .iceRestarted, .notice, .closed:
+        case .iceRestarted(let sdp):
+            do {
+                try call.peer?.applyIceRestartAnswer(sdp, now: now)
+                call.drive()
+                if settings.endOfCandidatesAfterAnswer { setup?.trickle(nil) }
+            } catch {
+                end(.failed, phase: "connected", reason: "the server's ICE restart answer was refused: \(error)")
+            }
+        case .iceServers, .notice, .closed:
             break
         }
     }

@@ -15,6 +15,8 @@ public protocol CallSetupDriver: AnyObject {
     func hangUp()
     /// A text to everyone in the conference (OWT); other servers ignore it.
     func sendText(_ text: String)
+    /// An ICE restart offer (servers without one ignore it); `.iceRestarted` answers.
+    func restartIce(offer: String)
 }
 
 extension StreamHost: CallSetupDriver where Machine: CallSignaling {
@@ -23,4 +25,5 @@ extension StreamHost: CallSetupDriver where Machine: CallSignaling {
     public func trickle(_ candidate: TrickleCandidate?) { perform { $0.trickle(candidate, now: $1) } }
     public func hangUp() { perform { $0.hangUp(now: $1) } }
     public func sendText(_ text: String) { perform { $0.sendText(text, now: $1) } }
+    public func restartIce(offer: String) { perform { $0.restartIce(offer: offer, now: $1) } }
 }
