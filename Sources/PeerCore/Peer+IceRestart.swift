@@ -76,16 +76,7 @@ extension Peer {
 
     /// The remote's new credentials and candidates (RFC 8839 5.4: both change on a restart).
     private func applyRestartTransport(_ remote: SessionDescription) throws(PeerError) {
-        let credentials = try Self.credentials(of: remote)
-        ice.setRemoteCredentials(IceCredentials(ufrag: credentials.ufrag, pwd: credentials.pwd), isLite: remote.iceLite)
-        var ended = false
-        for described in remote.media where !described.isRejected {
-            for candidate in described.candidates {
-                if let parsed = IceCandidate(sdp: candidate.attributeValue) { ice.addRemoteCandidate(parsed) }
-            }
-            ended = ended || described.endOfCandidates
-        }
-        if ended { ice.endOfRemoteCandidates() }
+        takeRemoteIce(try Self.credentials(of: remote), from: remote)
     }
 
     /// A pair was selected: the restart, if one is under way, is connected again.

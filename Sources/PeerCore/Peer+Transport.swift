@@ -142,6 +142,20 @@ extension Peer {
 
     // MARK: - Remote transport parameters
 
+    /// The remote's ICE credentials, ice-lite and the candidates of its accepted sections
+    /// (RFC 8839 5.1, 5.4), on the first description and again on an ICE restart.
+    func takeRemoteIce(_ credentials: (ufrag: String, pwd: String), from remote: SessionDescription) {
+        ice.setRemoteCredentials(IceCredentials(ufrag: credentials.ufrag, pwd: credentials.pwd), isLite: remote.iceLite)
+        var ended = false
+        for described in remote.media where !described.isRejected {
+            for candidate in described.candidates {
+                if let parsed = IceCandidate(sdp: candidate.attributeValue) { ice.addRemoteCandidate(parsed) }
+            }
+            ended = ended || described.endOfCandidates
+        }
+        if ended { ice.endOfRemoteCandidates() }
+    }
+
     /// ICE credentials and candidates, ice-lite, the DTLS role and fingerprint from a
     /// remote description (RFC 8839 5, RFC 8842 5, RFC 8122 5). `local` is this side's
     /// setup role, already decided.
@@ -167,15 +181,7 @@ extension Peer {
         } catch {
             throw PeerError("\(kind) fingerprint '\(fingerprint)' is unusable: \(error)")
         }
-        ice.setRemoteCredentials(IceCredentials(ufrag: credentials.ufrag, pwd: credentials.pwd), isLite: remote.iceLite)
-        var ended = false
-        for described in remote.media where !described.isRejected {
-            for candidate in described.candidates {
-                if let parsed = IceCandidate(sdp: candidate.attributeValue) { ice.addRemoteCandidate(parsed) }
-            }
-            ended = ended || described.endOfCandidates
-        }
-        if ended { ice.endOfRemoteCandidates() }
+        takeRemoteIce(credentials, from: remote)
         if role == .server, let dtls {
             for datagram in earlyDtls { dtls.handle(datagram, now: now) }
         }

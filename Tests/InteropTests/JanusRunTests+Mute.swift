@@ -16,15 +16,8 @@ extension JanusRunTests {
                                         codec: "VP8+Opus")
         let janus = try startJanus()
         defer { janus.stop() }
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-mute-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: out) }
-        let file = ExternalTool.repositoryRoot.appendingPathComponent("Scenarios/janus-videoroom.json5").path
-        let loaded = try ScenarioLoader.load(file: file, environment: [
-            "JANUS_URL": "http://127.0.0.1:\(janus.port)/janus", "JANUS_ADMIN_URL": "http://127.0.0.1:\(janus.adminPort)/admin",
-            "PLAYERS": "2", "DURATION_S": "8",
-        ], overrides: ["timeline=[{ at_s: 2, group: 0, action: 'video.mute', mode: '\(mode)' }, { at_s: 5, group: 0, action: 'video.unmute' }]"])
-        let (report, outcome) = ScenarioRunner(loaded: loaded, options: .init(folder: out, version: "test", progress: { _ in })).run()
+        let (report, outcome) = try runVideoRoom(janus, seconds: 8,
+                                                 timeline: "[{ at_s: 2, group: 0, action: 'video.mute', mode: '\(mode)' }, { at_s: 5, group: 0, action: 'video.unmute' }]")
         cell.measured(report)
         let peers = try XCTUnwrap(report.cells.first?.peers)
         XCTAssertEqual(outcome, .passed, "\(peers.map { "\($0.id): \($0.failureReason ?? "ok")" })")

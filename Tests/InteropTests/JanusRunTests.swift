@@ -196,8 +196,8 @@ final class JanusRunTests: XCTestCase {
     }
 
     /// Scenarios/janus-videoroom.json5 with `CODEC`, `ROOM_ID` and `TIMELINE`, two players, for `seconds`.
-    private func runVideoRoom(_ janus: JanusServer, codec: Codec, room: Int, seconds: Int,
-                              timeline: String = "[]") throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
+    func runVideoRoom(_ janus: JanusServer, codec: Codec = .vp8, room: Int = JanusServer.standingRoom, seconds: Int,
+                      timeline: String = "[]") throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-room-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
