@@ -171,10 +171,11 @@ public final class EventLoop: @unchecked Sendable {
         let count = ready.withUnsafeMutableBufferPointer { buffer in
             rs_epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeoutMilliseconds)
         }
-        // Noted before any socket is read, so a frame that arrives in this wake-up is
-        // judged knowing the loop was late.
-        if let due { stalls.note(due: due, woke: now()) }
         for index in 0..<max(0, Int(count)) {
+            // Noted before each socket is read, so a frame read now is judged knowing the
+            // loop was late: on waking, or because the process was stopped (or starved)
+            // while an earlier handler of this turn ran.
+            if let due { stalls.note(due: due, woke: now()) }
             let event = ready[index]
             switch event.token {
             case Self.timerToken:

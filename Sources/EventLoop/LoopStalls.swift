@@ -3,9 +3,9 @@ import RTCBase
 /// The stretches of time when an event loop ran late: each wake-up that came more than
 /// `bound` after the earliest timer was due, and each timer run more than `bound` after it
 /// was due, is kept as the interval [due, woke]. While the
-/// loop is late nothing it hosts reads its sockets or sends, so a freeze whose gap overlaps
-/// such a stretch is the harness's, not the network's (docs/metrics.md, "Whose fault is a
-/// bad figure").
+/// loop is late nothing it hosts reads its sockets or sends, so a freeze that would have
+/// been none without such a stretch is the harness's, not the network's (docs/metrics.md,
+/// "Whose fault is a bad figure").
 ///
 /// Kept cheap: one comparison per wake-up, nothing per packet; overlapping stretches are
 /// merged and only the latest `capacity` are kept (a freeze asks about its own gap, which
@@ -43,8 +43,11 @@ public final class LoopStalls {
         }
     }
 
-    /// Whether the open interval (`start`, `end`) shares any time with a kept stretch.
-    public func overlap(from start: Instant, to end: Instant) -> Bool {
-        intervals.contains { $0.start < end && start < $0.end }
+    /// How much of the interval (`start`, `end`) the kept stretches cover.
+    public func stalled(from start: Instant, to end: Instant) -> Duration {
+        intervals.reduce(.zero) { covered, stretch in
+            let (from, to) = (max(start, stretch.start), min(end, stretch.end))
+            return from < to ? covered + (to - from) : covered
+        }
     }
 }

@@ -2,20 +2,23 @@ import EventLoop
 import RTCBase
 import XCTest
 
-/// The overlap rule behind `harness_freeze_count` (docs/metrics.md "Whose fault is a bad
+/// The stalled time behind `harness_freeze_count` (docs/metrics.md "Whose fault is a bad
 /// figure"), with known intervals in milliseconds.
 final class LoopStallsTests: XCTestCase {
     private func at(_ ms: Int64) -> Instant { Instant(nanoseconds: ms * 1_000_000) }
 
-    func testAGapOverlapsAStallWhenTheyShareAnyTime() {
+    private func ms(_ duration: Duration) -> Double { duration.milliseconds }
+
+    func testAGapIsStalledForTheTimeItSharesWithTheStretches() {
         let stalls = LoopStalls()
         stalls.note(due: at(1_000), woke: at(1_300))
-        XCTAssertTrue(stalls.overlap(from: at(990), to: at(1_300)), "a freeze ending at the wake-up")
-        XCTAssertTrue(stalls.overlap(from: at(1_100), to: at(1_200)), "inside the stall")
-        XCTAssertTrue(stalls.overlap(from: at(1_299), to: at(1_600)), "starting just before its end")
-        XCTAssertFalse(stalls.overlap(from: at(1_300), to: at(1_600)), "starting at its end")
-        XCTAssertFalse(stalls.overlap(from: at(500), to: at(1_000)), "ending where it starts")
-        XCTAssertFalse(stalls.overlap(from: at(2_000), to: at(2_400)), "after it")
+        stalls.note(due: at(2_000), woke: at(2_060))
+        XCTAssertEqual(ms(stalls.stalled(from: at(990), to: at(1_300))), 300, "a freeze ending at the wake-up")
+        XCTAssertEqual(ms(stalls.stalled(from: at(1_100), to: at(1_200))), 100, "inside the stall")
+        XCTAssertEqual(ms(stalls.stalled(from: at(1_299), to: at(1_600))), 1, "starting just before its end")
+        XCTAssertEqual(ms(stalls.stalled(from: at(1_300), to: at(1_600))), 0, "starting at its end")
+        XCTAssertEqual(ms(stalls.stalled(from: at(500), to: at(1_000))), 0, "ending where it starts")
+        XCTAssertEqual(ms(stalls.stalled(from: at(1_200), to: at(2_400))), 160, "across both")
     }
 
     func testALatenessAtOrBelowTheBoundIsNoStall() {
@@ -23,7 +26,7 @@ final class LoopStallsTests: XCTestCase {
         stalls.note(due: at(1_000), woke: at(1_050))
         stalls.note(due: at(2_000), woke: at(2_010))
         XCTAssertEqual(stalls.total, 0)
-        XCTAssertFalse(stalls.overlap(from: at(900), to: at(2_100)))
+        XCTAssertEqual(ms(stalls.stalled(from: at(900), to: at(2_100))), 0)
         stalls.note(due: at(3_000), woke: at(3_051))
         XCTAssertEqual(stalls.total, 1)
     }
@@ -46,7 +49,7 @@ final class LoopStallsTests: XCTestCase {
         for index in 0..<noted { stalls.note(due: at(index * 1_000), woke: at(index * 1_000 + 100)) }
         XCTAssertEqual(stalls.total, Int(noted))
         XCTAssertEqual(stalls.intervals.count, LoopStalls.capacity)
-        XCTAssertFalse(stalls.overlap(from: at(0), to: at(5_000)), "the oldest ten are gone")
-        XCTAssertTrue(stalls.overlap(from: at((noted - 1) * 1_000), to: at((noted - 1) * 1_000 + 50)), "the latest is kept")
+        XCTAssertEqual(ms(stalls.stalled(from: at(0), to: at(5_000))), 0, "the oldest ten are gone")
+        XCTAssertEqual(ms(stalls.stalled(from: at((noted - 1) * 1_000), to: at((noted - 1) * 1_000 + 50))), 50, "the latest is kept")
     }
 }

@@ -37,8 +37,9 @@ final class ReceivedStreamObserver {
     static let freezeMargin = Duration.milliseconds(150)
     private(set) var freezeCount = 0
     private var freezeTotal = Duration.zero
-    /// The receiving loop's late stretches: a freeze whose gap overlaps one is the
-    /// harness's (counted in `harnessFreezeCount`, not in the freezes or their time).
+    /// The receiving loop's late stretches: a freeze whose gap less the time they cover is
+    /// within the limit is the harness's (counted in `harnessFreezeCount`, not in the
+    /// freezes or their time); a longer one would have been a freeze without them.
     private let stalls: LoopStalls?
     private var harnessFreezeCount = 0
     private var currentResolution: Resolution?
@@ -83,11 +84,12 @@ final class ReceivedStreamObserver {
             latencySamples += 1
         }
         if let last = lastArrival, frame.lastArrival - last > freezeLimit, !mutes.explains(gapFrom: last, to: frame.lastArrival) {
-            if stalls?.overlap(from: last, to: frame.lastArrival) == true {
+            let gap = frame.lastArrival - last
+            if let stalls, gap - stalls.stalled(from: last, to: frame.lastArrival) <= freezeLimit {
                 harnessFreezeCount += 1
             } else {
                 freezeCount += 1
-                freezeTotal += frame.lastArrival - last
+                freezeTotal += gap
             }
         }
         firstArrival = firstArrival ?? frame.lastArrival
