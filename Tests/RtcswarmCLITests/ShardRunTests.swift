@@ -47,13 +47,16 @@ final class ShardRunTests: XCTestCase {
     func testThreeShardsMergeIntoTheWholeRunsPeersAndCountersWithExactPercentiles() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shards-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let start = Self.startAt(in: 3)
         let shardFolders = (0..<3).map { folder.appendingPathComponent("shard-\($0)").path }
         let whole = folder.appendingPathComponent("whole").path
-        let results = try Self.runTogether([Self.scenario + ["--out", whole]]
-            + (0..<3).map { Self.scenario + ["--shard", "\($0)/3", "--start-at", start, "--out", shardFolders[$0]] },
-            logs: folder.appendingPathComponent("logs"))
-        XCTAssertEqual(results.map(\.0), [0, 0, 0, 0], "the whole run and its three shards pass: \(results.map(\.1))")
+        // The whole run first, then the shards together: four debug-built runs at once on
+        // two cores are more than the harness's own lag bound allows in a loaded CI.
+        let wholeRun = try Self.runTogether([Self.scenario + ["--out", whole]], logs: folder.appendingPathComponent("whole-log"))
+        XCTAssertEqual(wholeRun.map(\.0), [0], "the whole run passes: \(wholeRun.map(\.1))")
+        let start = Self.startAt(in: 3)
+        let results = try Self.runTogether((0..<3).map { Self.scenario + ["--shard", "\($0)/3", "--start-at", start, "--out", shardFolders[$0]] },
+                                           logs: folder.appendingPathComponent("logs"))
+        XCTAssertEqual(results.map(\.0), [0, 0, 0], "the three shards pass: \(results.map(\.1))")
         let merged = folder.appendingPathComponent("merged").path
         let merge = try ExternalTool.run(Self.binary, ["report", "merge"] + shardFolders + ["--out", merged])
         XCTAssertEqual(merge.status, 0, merge.output)
@@ -63,7 +66,7 @@ final class ShardRunTests: XCTestCase {
         XCTAssertEqual(shards.map { $0.shard?.index }, [0, 1, 2])
         XCTAssertEqual(report.mergedShards?.count, 3)
         XCTAssertNil(report.shardProblems)
-        XCTAssertTrue(report.passed)
+        XCTAssertTrue(report.passed, report.invalidReason ?? "")
         let (one, all) = (single.cells[0], report.cells[0])
         XCTAssertEqual(all.peers.count, 12)
         XCTAssertEqual(all.peers.map(\.id).sorted(), one.peers.map(\.id).sorted(), "the same peers, by the same names")

@@ -38,7 +38,7 @@ final class ScenarioRunnerTests: XCTestCase {
 
     func testMembersOnTheBuiltInServerAreAllMeasured() throws {
         let (report, outcome, out) = try run(Self.members)
-        XCTAssertEqual(outcome, .passed)
+        XCTAssertEqual(outcome, .passed, "\(report.invalidReason ?? "") \(report.cells.first?.peers.compactMap(\.failureReason) ?? [])")
         let cell = try XCTUnwrap(report.cells.first)
         XCTAssertEqual(cell.peers.count, 20)
         XCTAssertEqual(cell.peers.filter { $0.outcome == .completed }.count, 20)
