@@ -50,23 +50,26 @@ final class ShardRunTests: XCTestCase {
         let shardFolders = (0..<3).map { folder.appendingPathComponent("shard-\($0)").path }
         let whole = folder.appendingPathComponent("whole").path
         // The whole run first, then the shards together: four debug-built runs at once on
-        // two cores are more than the harness's own lag bound allows in a loaded CI.
+        // two cores are more than the harness's own lag bound allows in a loaded CI. Each
+        // exits 0, or 5 when a busy machine saturated its harness (its report is whole, its
+        // verdict invalid, and the merge must then fail naming it).
         let wholeRun = try Self.runTogether([Self.scenario + ["--out", whole]], logs: folder.appendingPathComponent("whole-log"))
-        XCTAssertEqual(wholeRun.map(\.0), [0], "the whole run passes: \(wholeRun.map(\.1))")
+        XCTAssertTrue([0, 5].contains(wholeRun[0].0), "the whole run: \(wholeRun[0].1)")
         let start = Self.startAt(in: 3)
         let results = try Self.runTogether((0..<3).map { Self.scenario + ["--shard", "\($0)/3", "--start-at", start, "--out", shardFolders[$0]] },
                                            logs: folder.appendingPathComponent("logs"))
-        XCTAssertEqual(results.map(\.0), [0, 0, 0], "the three shards pass: \(results.map(\.1))")
+        XCTAssertEqual(results.filter { $0.0 != 0 && $0.0 != 5 }.count, 0, "the three shards: \(results)")
+        let saturated = results.indices.filter { results[$0].0 == 5 }
         let merged = folder.appendingPathComponent("merged").path
         let merge = try ExternalTool.run(Self.binary, ["report", "merge"] + shardFolders + ["--out", merged])
-        XCTAssertEqual(merge.status, 0, merge.output)
+        XCTAssertEqual(merge.status, saturated.isEmpty ? 0 : 4, merge.output)
 
         let single = try ReportWriter.read(whole), report = try ReportWriter.read(merged)
         let shards = try shardFolders.map(ReportWriter.read)
         XCTAssertEqual(shards.map { $0.shard?.index }, [0, 1, 2])
         XCTAssertEqual(report.mergedShards?.count, 3)
-        XCTAssertNil(report.shardProblems)
-        XCTAssertTrue(report.passed, report.invalidReason ?? "")
+        XCTAssertEqual(report.shardProblems?.count, saturated.isEmpty ? nil : saturated.count, "\(report.shardProblems ?? [])")
+        XCTAssertEqual(report.passed, saturated.isEmpty, report.invalidReason ?? "")
         let (one, all) = (single.cells[0], report.cells[0])
         XCTAssertEqual(all.peers.count, 12)
         XCTAssertEqual(all.peers.map(\.id).sorted(), one.peers.map(\.id).sorted(), "the same peers, by the same names")
