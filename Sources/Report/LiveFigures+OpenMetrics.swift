@@ -6,11 +6,18 @@ extension LiveFigures {
         var text = OpenMetricsText(labels: labels)
         let all = workers.values
         func sum(_ value: (Worker) -> Int) -> Int { all.reduce(0) { $0 + value($1) } }
-        text.family("rtcswarm_peers", "gauge", "Peers now connecting or connected, and failed so far, over every worker.")
-        for (state, value) in [("connecting", sum(\.connecting)), ("connected", sum(\.connected)), ("failed", sum(\.failed))] {
-            text.sample("rtcswarm_peers", [("state", state)], String(value))
+        let states = all.reduce(into: [Int: PeerStates]()) { byGroup, worker in
+            for (group, counts) in worker.groups { byGroup[group] = (byGroup[group] ?? PeerStates()).adding(counts) }
         }
-        let groups = Set(groupLabels.indices).union(ended.keys).sorted()  // every group from the start: series that exist at 0
+        // Every group from the start: series that exist at 0.
+        let groups = Set(groupLabels.indices).union(ended.keys).union(states.keys).sorted()
+        text.family("rtcswarm_peers", "gauge", "Peers now connecting or connected, and failed so far, by group, over every worker.")
+        for group in groups {
+            let counts = states[group] ?? PeerStates()
+            for (state, value) in [("connecting", counts.connecting), ("connected", counts.connected), ("failed", counts.failed)] {
+                text.sample("rtcswarm_peers", [("group", groupLabel(group)), ("state", state)], String(value))
+            }
+        }
         text.family("rtcswarm_peers_ended", "counter", "Peers whose record is in, by group and outcome.")
         for group in groups {
             let label = ("group", groupLabel(group))

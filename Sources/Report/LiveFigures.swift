@@ -6,7 +6,8 @@
 public struct LiveFigures: Sendable {
     /// A worker's running figures (its latest sample).
     public struct Worker: Sendable, Equatable {
-        public var connecting = 0, connected = 0, failed = 0
+        /// The worker's peers by state, by group index.
+        public var groups: [Int: PeerStates] = [:]
         public var lagP99Ms = 0.0
         public var bytesSent = 0, bytesReceived = 0
         public var packetsExpected = 0, packetsLostFirstPass = 0, nacks = 0, plis = 0, videoFrames = 0, freezes = 0

@@ -12,8 +12,10 @@ final class LiveFiguresTests: XCTestCase {
     func testWorkersAreSummedAndSetupTimesFallInCumulativeBuckets() {
         var figures = LiveFigures(scenario: "calls \"big\"", cell: "default", shard: "1/4", groups: ["callers", "idle"])
         var a = LiveFigures.Worker(), b = LiveFigures.Worker()
-        (a.connected, a.connecting, a.bytesSent, a.nacks, a.plis, a.freezes, a.lagP99Ms, a.cpuSeconds) = (10, 2, 1000, 3, 1, 2, 4, 1.25)
-        (b.connected, b.failed, b.bytesSent, b.nacks, b.plis, b.lagP99Ms) = (5, 1, 500, 4, 5, 12.5)
+        (a.bytesSent, a.nacks, a.plis, a.freezes, a.lagP99Ms, a.cpuSeconds) = (1000, 3, 1, 2, 4, 1.25)
+        (b.bytesSent, b.nacks, b.plis, b.lagP99Ms) = (500, 4, 5, 12.5)
+        a.groups = [0: PeerStates(connecting: 2, connected: 10)]
+        b.groups = [0: PeerStates(connected: 3), 1: PeerStates(failed: 1), 2: PeerStates(connected: 2)]
         figures.workers = [0: a, 1: b]
         figures.server = ["cpu_pct": 37.5, "recv kbps": 900]
         for (id, setup) in [("p0", 3.0), ("p1", 40), ("p2", 2000), ("p3", 20_000)] { figures.ended(record(id, setupMs: setup)) }
@@ -23,9 +25,13 @@ final class LiveFiguresTests: XCTestCase {
         let labels = #"scenario="calls \"big\"",cell="default",shard="1/4""#
         let callers = labels + #",group="callers""#
         for line in [
-            "rtcswarm_peers{\(labels),state=\"connected\"} 15",
-            "rtcswarm_peers{\(labels),state=\"connecting\"} 2",
-            "rtcswarm_peers{\(labels),state=\"failed\"} 1",
+            // Peers by state, each group summed over the workers.
+            "rtcswarm_peers{\(callers),state=\"connected\"} 13",
+            "rtcswarm_peers{\(callers),state=\"connecting\"} 2",
+            "rtcswarm_peers{\(callers),state=\"failed\"} 0",
+            "rtcswarm_peers{\(labels),group=\"idle\",state=\"connected\"} 0",
+            "rtcswarm_peers{\(labels),group=\"idle\",state=\"failed\"} 1",
+            "rtcswarm_peers{\(labels),group=\"2\",state=\"connected\"} 2",
             "rtcswarm_peers_ended_total{\(callers),outcome=\"completed\"} 4",
             "rtcswarm_peers_ended_total{\(callers),outcome=\"failed\"} 1",
             // A group nobody ended in yet is served at 0; a group the scenario does not name by its index.

@@ -28,7 +28,7 @@ final class MetricsListenTests: XCTestCase {
         // Two scrapes a second and a half apart once the three calls are up.
         var scrapes: [String] = []
         let deadline = Date().addingTimeInterval(5)
-        let connected = #"rtcswarm_peers{scenario="quickstart",cell="default",shard="0/1",state="connected"}"#
+        let connected = #"rtcswarm_peers{scenario="quickstart",cell="default",shard="0/1",group="calls",state="connected"}"#
         while scrapes.count < 2 && Date() < deadline {
             if let answer = scrape(port), answer.status == 200, value(connected, in: answer.body) == 6 {
                 XCTAssertEqual(answer.contentType, "application/openmetrics-text; version=1.0.0; charset=utf-8")

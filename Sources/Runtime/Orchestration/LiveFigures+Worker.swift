@@ -6,7 +6,7 @@ extension LiveFigures {
         if let record = message.peer { ended(record) }
         guard let sample = message.sample else { return }
         var figures = Worker()
-        (figures.connecting, figures.connected, figures.failed, figures.lagP99Ms) = (sample.connecting, sample.connected, sample.failed, sample.lagP99Ms)
+        (figures.groups, figures.lagP99Ms) = (sample.groups ?? [:], sample.lagP99Ms)
         (figures.bytesSent, figures.bytesReceived, figures.cpuSeconds) = (sample.bytesSent, sample.bytesReceived, sample.cpuSeconds)
         if let receive = sample.receive { figures.take(receive) }
         workers[worker] = figures
@@ -19,8 +19,9 @@ extension LiveFigures {
     /// scrape adds up to the report's totals.
     mutating func finish(worker: Int, records: [PeerRecord], report: WorkerReport?) {
         var figures = workers[worker] ?? Worker()
-        (figures.connecting, figures.connected) = (0, 0)
-        figures.failed = records.filter { $0.outcome == .failed }.count
+        figures.groups = records.reduce(into: [:]) { byGroup, record in
+            byGroup[record.group, default: PeerStates()].failed += record.outcome == .failed ? 1 : 0
+        }
         figures.bytesSent = report?.udpBytesSent ?? figures.bytesSent
         figures.bytesReceived = report?.udpBytesReceived ?? figures.bytesReceived
         figures.take(ReceiveTotals(records.flatMap(\.streams)))

@@ -33,6 +33,8 @@ public struct WorkerSample: Codable, Sendable, Equatable {
     public var relays: Histogram?
     /// The jitter of the streams the worker's live calls receive now.
     public var jitter: LiveJitter?
+    /// The peers by state, by group index (nil from older workers).
+    public var groups: [Int: PeerStates]?
 }
 
 /// A worker's figures once its share of the run is over.

@@ -19,11 +19,26 @@ public final class WorkerRun {
         public var completed = 0
         public var failed = 0
         public var interrupted = 0
+
+        mutating func count(_ state: PeerLifecycle) {
+            switch state {
+            case .waiting: waiting += 1
+            case .connecting: connecting += 1
+            case .connected: connected += 1
+            case .ended(.completed): completed += 1
+            case .ended(.failed): failed += 1
+            case .ended(.interrupted): interrupted += 1
+            }
+        }
+
+        /// What the live gauge serves of these.
+        public var states: PeerStates { PeerStates(connecting: connecting, connected: connected, failed: failed) }
     }
 
     public let loop: EventLoop
     public let recorder: RunRecorder
-    private var peers: [PeerDriver] = []
+    /// Every driver with its group's index, in start order.
+    private var peers: [(driver: PeerDriver, group: Int)] = []
     private var planned: [ExecutionPlan.Peer]
     private var timers: [TimerID] = []
     private let factory: PeerFactory
@@ -41,7 +56,7 @@ public final class WorkerRun {
         planned = plan
         self.scenario = scenario
         factory = try PeerFactory(loop: loop, scenario: scenario, target: target, recorder: recorder, fanout: fanout)
-        for peer in plan { peers.append(try factory.make(peer, attempt: 0)) }
+        for peer in plan { peers.append((try factory.make(peer, attempt: 0), peer.group)) }
         recorder.observe { [weak self] record in self?.reconnectIfAsked(record) }
     }
 
@@ -175,7 +190,7 @@ public final class WorkerRun {
 
     /// Schedules every start and stop relative to `runStart`.
     public func begin() {
-        for (peer, plan) in zip(peers, planned) { schedule(peer, plan, attempt: 0, at: recorder.runStart + .milliseconds(plan.startMs)) }
+        for (peer, plan) in zip(peers, planned) { schedule(peer.driver, plan, attempt: 0, at: recorder.runStart + .milliseconds(plan.startMs)) }
     }
 
     /// Starts `peer` at `start` (after `starting`) and stops it at its planned end.
@@ -204,7 +219,7 @@ public final class WorkerRun {
         pendingReconnects += 1
         schedule(peer, plan, attempt: attempt + 1, at: at) { [weak self] in
             self?.pendingReconnects -= 1
-            self?.peers.append(peer)
+            self?.peers.append((peer, plan.group))
         }
     }
 
@@ -213,26 +228,20 @@ public final class WorkerRun {
         timers.forEach(loop.cancel)
         timers = []
         pendingReconnects = 0
-        for peer in peers { peer.stop(interrupted: true) }
+        for peer in peers { peer.driver.stop(interrupted: true) }
     }
 
     public var counts: Counts {
-        var counts = Counts()
-        for peer in peers {
-            switch peer.state {
-            case .waiting: counts.waiting += 1
-            case .connecting: counts.connecting += 1
-            case .connected: counts.connected += 1
-            case .ended(.completed): counts.completed += 1
-            case .ended(.failed): counts.failed += 1
-            case .ended(.interrupted): counts.interrupted += 1
-            }
-        }
-        return counts
+        peers.reduce(into: Counts()) { $0.count($1.driver.state) }
+    }
+
+    /// The same counts for each group's peers, by group index.
+    public var countsByGroup: [Int: Counts] {
+        peers.reduce(into: [:]) { $0[$1.group, default: Counts()].count($1.driver.state) }
     }
 
     /// Every peer has ended.
     public var isFinished: Bool {
-        pendingReconnects == 0 && peers.allSatisfy { if case .ended = $0.state { true } else { false } }
+        pendingReconnects == 0 && peers.allSatisfy { if case .ended = $0.driver.state { true } else { false } }
     }
 }

@@ -80,7 +80,8 @@ public final class WorkerSession {
                 tS: self.recorder.offset(self.loop.now()) / 1000, connecting: counts.connecting, connected: counts.connected,
                 failed: counts.failed, lagP99Ms: self.recorder.lagP99Ms,
                 bytesSent: self.loop.udpBytesSent, bytesReceived: self.loop.udpBytesReceived, receive: receive,
-                cpuSeconds: ProcessCPU.seconds(), relays: self.recorder.takeRecentRelays(), jitter: LiveJitter(receive))))
+                cpuSeconds: ProcessCPU.seconds(), relays: self.recorder.takeRecentRelays(), jitter: LiveJitter(receive),
+                groups: self.worker.countsByGroup.mapValues(\.states))))
             for (spec, threshold) in self.thresholds where self.abortedBy == nil {
                 let verdict = threshold.evaluate(self.recorder.metrics)
                 if !verdict.passed, verdict.measured != nil {
