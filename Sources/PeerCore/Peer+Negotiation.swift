@@ -26,10 +26,17 @@ extension Peer {
             }
             sections.append(section)
         }
-        guard !sections.isEmpty else {
+        guard !sections.isEmpty || answeredDataChannel(answer) != nil else {
             throw PeerError("answer rejected every media section (port 0 or unknown mids \(answer.media.compactMap(\.mid)))")
         }
         return sections
+    }
+
+    /// Offerer: the answer's acceptance of the data channel section we offered (RFC 8841);
+    /// nil when we offered none or it was rejected.
+    func answeredDataChannel(_ answer: SessionDescription) -> MediaDescription? {
+        guard configuration.dataChannels, let data = answer.section(mid: dataChannelMid), data.isDataChannel, !data.isRejected else { return nil }
+        return data
     }
 
     /// Answerer: offered section mid -> local transceiver of the same kind, in order.

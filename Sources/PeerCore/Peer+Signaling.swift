@@ -47,15 +47,16 @@ extension Peer {
                 throw PeerError("answer has no media sections: check msid/ssrc (SRS rejects offers without a=msid and a=ssrc with code 0 and no m-lines)")
             }
             let sections = try negotiateAnswer(answer, offer: offer)
-            guard let first = answer.section(mid: sections[0].info.mid) else { throw PeerError("answer lost its sections") }
+            // The first accepted media section carries the transport, else (a data-only call) the data channel's.
+            guard let first = sections.first.flatMap({ answer.section(mid: $0.info.mid) }) ?? answeredDataChannel(answer) else {
+                throw PeerError("answer lost its sections")
+            }
             let setup = answer.setup(of: first) ?? .active
             guard setup == .active || setup == .passive else {
                 throw PeerError("answer has a=setup:\(setup.rawValue); an answer must say active or passive (RFC 8842 5.3)")
             }
             try applyRemoteTransport(answer, section: first, local: setup == .active ? .passive : .active, now: now)
-            if configuration.dataChannels, let data = answer.section(mid: dataChannelMid), data.isDataChannel, !data.isRejected {
-                startDataChannels()
-            }
+            if answeredDataChannel(answer) != nil { startDataChannels() }
             media = sections
             remoteDescription = text
             offerModel = nil

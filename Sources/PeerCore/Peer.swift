@@ -121,7 +121,9 @@ public final class Peer {
     }
 
     private static func validate(_ configuration: PeerConfiguration) throws(PeerError) {
-        guard !configuration.transceivers.isEmpty else { throw PeerError("no transceiver: add audio and/or video") }
+        guard !configuration.transceivers.isEmpty || configuration.dataChannels else {
+            throw PeerError("nothing to negotiate: add audio, video or data channels")
+        }
         guard !configuration.localAddresses.isEmpty else { throw PeerError("no local address: give the socket's bound address") }
         var mids: Set<String> = []
         for transceiver in configuration.transceivers {

@@ -19,8 +19,6 @@ extension DataSettings {
         try check(target.carriesDataChannels, path,
                   "target kind \"\(target.kind.rawValue)\" cannot carry data channels; use builtin-room, room or tcp-p2p")
         try check(group.role == .pair, path, "data channels are opened by pairs; \"\(group.role.rawValue)\" peers cannot open them")
-        try check(group.video(on: target) != nil || group.audio != nil, path,
-                  "a call carries its data channels beside audio or video: enable at least one (media.audio.enabled or media.video.enabled)")
         try check((1...16).contains(channels.count), "\(path).channels", "\(channels.count) channels: give 1 to 16")
         var labels: Set<String> = [], ids: Set<Int> = []
         for (index, channel) in channels.enumerated() {

@@ -192,6 +192,10 @@ extension PeerGroup {
         if oneWay == true {
             try check(role == .pair, "\(path).one_way", "one-way calls are pairs: use role \"pair\" or remove one_way")
         }
+        if role == .pair {
+            try check(video(on: target) != nil || audio != nil || data != nil, "\(path).media",
+                      "a call needs audio, video or data channels: enable media.audio or media.video, or add data")
+        }
         if partner == .external {
             try check(role == .pair, "\(path).partner", "\"external\" answers calls: it needs role \"pair\"")
             try check(target.kind == .room || target.kind == .tcpP2P, "\(path).partner",

@@ -49,6 +49,31 @@ final class PeerDataChannelTests: XCTestCase {
         XCTAssertEqual(messages(pair.offererLog), [DataChannelMessage(channel: lossy, bytes: Array("back".utf8), isString: true)])
     }
 
+    /// A data channel section alone (RFC 8841 with no media beside it): the offer bundles
+    /// just it, and ICE, DTLS and SCTP come up over it.
+    func testADataOnlyCallCarriesMessagesWithNoMediaSection() throws {
+        let pair = try PeerPair(offerer: [], answerer: [], dataChannels: true)
+        let offer = try SessionDescription.parse(XCTUnwrap(pair.offerer.localDescription))
+        XCTAssertEqual(offer.media.map { "\($0.kind)" }, ["application"])
+        XCTAssertEqual(offer.bundleMids, ["0"])
+        XCTAssertTrue(pair.connect())
+        XCTAssertTrue(pair.network.progress(until: {
+            pair.drain()
+            return pair.offererLog.dataChannel.contains(.associationUp) && pair.answererLog.dataChannel.contains(.associationUp)
+        }, limit: pair.network.now + .seconds(5)))
+        let chat = try pair.offerer.openDataChannel(DataChannelOptions(label: "chat"), now: pair.network.now)
+        XCTAssertTrue(pair.network.progress(until: {
+            pair.drain()
+            return opened(pair.answererLog).count == 1
+        }, limit: pair.network.now + .seconds(5)))
+        try pair.offerer.sendData(Array("only data".utf8), isString: true, on: chat, now: pair.network.now)
+        XCTAssertTrue(pair.network.progress(until: {
+            pair.drain()
+            return messages(pair.answererLog).count == 1
+        }, limit: pair.network.now + .seconds(5)))
+        XCTAssertEqual(messages(pair.answererLog), [DataChannelMessage(channel: chat, bytes: Array("only data".utf8), isString: true)])
+    }
+
     func testPeersWithoutDataChannelsRefuseToOpenOne() throws {
         let pair = try PeerPair(offerer: [.audio()], answerer: [.audio()])
         XCTAssertTrue(pair.connect())

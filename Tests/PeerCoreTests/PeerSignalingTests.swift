@@ -186,7 +186,7 @@ final class PeerSignalingTests: XCTestCase {
                 return "\(error)"
             }
         }
-        XCTAssertEqual(message([]), "no transceiver: add audio and/or video")
+        XCTAssertEqual(message([]), "nothing to negotiate: add audio, video or data channels")
         XCTAssertEqual(message([.audio("0"), .video("0")]), "mid 0 is used twice")
         let h266 = CodecCapability(name: "H266", clockRate: 90_000, payloadType: 45)
         XCTAssertEqual(message([.video(codecs: [h266])]), "codec H266 of 1 cannot be packetized (VP8, VP9, H264, H265, AV1, opus)")

@@ -78,4 +78,31 @@ final class DataChannelRunTests: XCTestCase {
         let logged = try PeerLog.read(folder.appendingPathComponent("peers.ndjson"))
         XCTAssertEqual(logged.flatMap { $0.dataChannels ?? [] }.map(\.messagesReceived).reduce(0, +), channels.map(\.messagesReceived).reduce(0, +))
     }
+
+    /// A call of data channels alone (no audio, no video; `PeerDataChannelTests` checks its
+    /// offer of one section): every message echoes, nothing lost on a clean loopback.
+    func testADataOnlyCallCarriesItsMessagesWithoutMedia() throws {
+        let text = """
+        { name: "dc-only", duration_s: 6, seed: 3, target: { kind: "builtin-room" },
+          groups: [{ role: "pair", count: 2, media: { video: { enabled: false }, audio: { enabled: false } },
+                     data: { channels: [{ label: "only" }], message: { size_bytes: 64, rate_per_s: 20, pattern: "echo" } } }],
+          run: { workers: 1 } }
+        """
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dc-only-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        let runner = ScenarioRunner(loaded: try ScenarioLoader.load(text: text), options: .init(folder: folder, version: "test", progress: { _ in }))
+        let (report, _) = runner.run()
+        let cell = try XCTUnwrap(report.cells.first)
+        XCTAssertEqual(cell.peers.map(\.outcome), Array(repeating: .completed, count: 4), "\(cell.peers.map { $0.failureReason ?? "" })")
+        XCTAssertTrue(cell.peers.allSatisfy { $0.streams.isEmpty }, "no media stream in a data-only call")
+        let channels = cell.peers.flatMap { $0.dataChannels ?? [] }
+        XCTAssertEqual(channels.count, 4)
+        let sent = channels.filter { $0.echoed }.map(\.messagesSent).reduce(0, +)
+        // 20 a second from each of 2 callers for about 3 s (the sender stops 3 s before the end).
+        XCTAssertGreaterThan(sent, 2 * 20 * 2)
+        XCTAssertEqual(channels.filter { !$0.echoed }.map(\.messagesReceived).reduce(0, +), sent)
+        XCTAssertEqual(channels.filter { $0.echoed }.map(\.messagesReceived).reduce(0, +), sent)
+        XCTAssertEqual(channels.map(\.messagesLost).reduce(0, +), 0)
+    }
 }

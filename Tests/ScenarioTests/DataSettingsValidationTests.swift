@@ -54,8 +54,9 @@ final class DataSettingsValidationTests: XCTestCase {
             (["groups[0].data.channels[1].negotiated_id=1024"], "groups[0].data.channels[1].negotiated_id: 1024 must be from 0 to 1023"),
             (["groups[0].data.channels[0].negotiated_id=7"],
              "groups[0].data.channels[1].negotiated_id: 7 is used by another channel; ids must differ"),
-            (["groups[0].media.audio.enabled=false"],
-             "groups[0].data: a call carries its data channels beside audio or video: enable at least one (media.audio.enabled or media.video.enabled)"),
+            // Without audio and video the call carries its data channels alone; without them too it carries nothing.
+            (["groups[0].media.audio.enabled=false", "groups[0].data=null"],
+             "groups[0].media: a call needs audio, video or data channels: enable media.audio or media.video, or add data"),
         ]
         for (overrides, expected) in cases {
             XCTAssertEqual(message(set: overrides), expected, "\(overrides)")
