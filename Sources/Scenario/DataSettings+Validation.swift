@@ -1,11 +1,13 @@
 extension Target {
-    /// Whether peers on this target can open data channels: rtcswarm's own pairs (through
-    /// a room server or straight over TCP). SRS carries no data channels at all; the other
-    /// servers' data channels are not driven from a scenario.
-    public var carriesDataChannels: Bool {
+    /// The role whose peers open data channels on this target: rtcswarm's own pairs
+    /// (through a room server or straight over TCP), and Janus's echo peers (the EchoTest
+    /// plugin returns every message on its channel). Nil when none can: SRS carries no data
+    /// channels at all; the other servers' are not driven from a scenario.
+    public var dataChannelRole: PeerGroup.Role? {
         switch kind {
-        case .builtinRoom, .room, .tcpP2P: true
-        case .srs, .whip, .whep, .janus, .owt: false
+        case .builtinRoom, .room, .tcpP2P: .pair
+        case .janus: .echo
+        case .srs, .whip, .whep, .owt: nil
         }
     }
 }
@@ -14,11 +16,23 @@ extension DataSettings {
     /// Stream ids a negotiated channel may take (the association's 1024 streams).
     public static let negotiatedIds = 0...1023
     public static let sizes = DataMessageSettings.minimumSize...65_536
+    /// Janus relays a data channel message with a 16-bit length (its plugin API).
+    public static let janusLargestMessage = 65_535
 
     func validate(path: String, group: PeerGroup, target: Target) throws(ScenarioError) {
-        try check(target.carriesDataChannels, path,
-                  "target kind \"\(target.kind.rawValue)\" cannot carry data channels; use builtin-room, room or tcp-p2p")
-        try check(group.role == .pair, path, "data channels are opened by pairs; \"\(group.role.rawValue)\" peers cannot open them")
+        guard let opener = target.dataChannelRole else {
+            throw ScenarioError(path: path, "target kind \"\(target.kind.rawValue)\" cannot carry data channels; "
+                                + "use builtin-room, room or tcp-p2p (pairs), or janus (echo peers)")
+        }
+        try check(group.role == opener, path, opener == .pair
+                  ? "data channels are opened by pairs; \"\(group.role.rawValue)\" peers cannot open them"
+                  : "on janus, echo peers open data channels (the EchoTest returns each message); \"\(group.role.rawValue)\" peers cannot")
+        if target.kind == .janus {
+            try check((message?.pattern ?? .echo) == .echo, "\(path).message.pattern",
+                      "Janus's EchoTest returns every message: use \"echo\"")
+            try check((message?.sizeBytes ?? 0) <= Self.janusLargestMessage, "\(path).message.size_bytes",
+                      "\(message?.sizeBytes ?? 0) is more than Janus relays (\(Self.janusLargestMessage) B, a 16-bit length)")
+        }
         try check((1...16).contains(channels.count), "\(path).channels", "\(channels.count) channels: give 1 to 16")
         var labels: Set<String> = [], ids: Set<Int> = []
         for (index, channel) in channels.enumerated() {

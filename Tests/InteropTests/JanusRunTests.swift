@@ -30,10 +30,11 @@ final class JanusRunTests: XCTestCase {
     }
 
     /// Runs `count` echo peers sending `codec` video for `seconds` against `janus` over
-    /// `transport`, sampling its admin API with `adminSecret`, with `timeline`'s actions.
-    private func runEchoPeers(_ janus: JanusServer, count: Int, seconds: Int, codec: String = "vp8", transport: JanusTransport = .http,
-                              adminSecret: String = JanusServer.adminSecret,
-                              timeline: String = "[]") throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
+    /// `transport`, sampling its admin API with `adminSecret`, with `timeline`'s actions and
+    /// the group's `data` channels.
+    func runEchoPeers(_ janus: JanusServer, count: Int, seconds: Int, codec: String = "vp8", transport: JanusTransport = .http,
+                      adminSecret: String = JanusServer.adminSecret, timeline: String = "[]",
+                      data: String? = nil) throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
@@ -42,7 +43,7 @@ final class JanusRunTests: XCTestCase {
           target: { kind: "janus", url: "\(url(janus, transport))",
                     janus: { plugin: "echotest", admin_url: "http://127.0.0.1:\(janus.adminPort)/admin", admin_secret: "\(adminSecret)" } },
           groups: [{ role: "echo", count: \(count), arrival: { rate_per_s: 10 },
-                     media: { video: { codec: "\(codec)", resolution: "320x180", bitrate_kbps: 300 } } }],
+                     media: { video: { codec: "\(codec)", resolution: "320x180", bitrate_kbps: 300 } }\(data.map { ", data: \($0)" } ?? "") }],
           timeline: \(timeline),
           thresholds: ["failed_peers == 0"] }
         """

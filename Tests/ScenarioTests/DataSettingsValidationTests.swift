@@ -73,11 +73,25 @@ final class DataSettingsValidationTests: XCTestCase {
         { name: "dc-srs", duration_s: 10, target: { kind: "srs", url: "http://127.0.0.1:1985" },
           groups: [{ role: "publisher", count: 1, data: { channels: [{ label: "chat" }] } }] }
         """
-        XCTAssertEqual(message(srs), "groups[0].data: target kind \"srs\" cannot carry data channels; use builtin-room, room or tcp-p2p")
+        XCTAssertEqual(message(srs), "groups[0].data: target kind \"srs\" cannot carry data channels; use builtin-room, room or tcp-p2p (pairs), or janus (echo peers)")
         let members = """
         { name: "dc-members", duration_s: 10, target: { kind: "builtin-room" },
           groups: [{ role: "member", count: 2, data: { channels: [{ label: "chat" }] } }] }
         """
         XCTAssertEqual(message(members), "groups[0].data: data channels are opened by pairs; \"member\" peers cannot open them")
+        func janus(_ role: String, _ message: String) -> String {
+            let plugin = role == "echo" ? #"{ plugin: "echotest" }"# : #"{ plugin: "videoroom", room_id: 1234 }"#
+            return """
+            { name: "dc-janus", duration_s: 10, target: { kind: "janus", url: "http://127.0.0.1:8088/janus", janus: \(plugin) },
+              groups: [{ role: "\(role)", count: 1, data: { channels: [{ label: "chat" }], message: \(message) } }] }
+            """
+        }
+        XCTAssertNil(message(janus("echo", "{ size_bytes: 65535 }")), "the EchoTest's echo peers carry channels")
+        XCTAssertEqual(message(janus("publisher", "{}")),
+                       "groups[0].data: on janus, echo peers open data channels (the EchoTest returns each message); \"publisher\" peers cannot")
+        XCTAssertEqual(message(janus("echo", "{ pattern: \"one_way\" }")),
+                       "groups[0].data.message.pattern: Janus's EchoTest returns every message: use \"echo\"")
+        XCTAssertEqual(message(janus("echo", "{ size_bytes: 65536 }")),
+                       "groups[0].data.message.size_bytes: 65536 is more than Janus relays (65535 B, a 16-bit length)")
     }
 }

@@ -112,7 +112,7 @@ struct PeerFactory {
                                        videoSizeChanges: videoSizeChanges(receivedBy: peer), mutes: mutes(receivedBy: peer)),
                 impairment: impairment(of: peer), ice: ice,
                 plannedStop: recorder.runStart + .milliseconds(peer.stopMs),
-                textInterval: scenario.target.kind == .owt ? scenario.target.owtTextInterval : nil)
+                textInterval: scenario.target.kind == .owt ? scenario.target.owtTextInterval : nil, data: group.resolvedData)
             return try WorkerRun.serverPeer(for: scenario.target, role: group.role, stream: peer.streamName,
                                             endpoint: target.endpoint, settings: settings, tls: tls, seed: seed, loop: loop,
                                             recorder: recorder, fanout: fanout, groupIndex: peer.group, owtFrom: group.stream?.from,

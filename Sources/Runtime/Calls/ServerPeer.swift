@@ -34,6 +34,8 @@ final class ServerPeer: PeerDriver {
         var plannedStop: Instant?
         /// OWT: between two stamped texts to the conference; nil: none.
         var textInterval: Duration?
+        /// The data channels the peer opens and sends on (Janus's EchoTest returns them).
+        var data: ResolvedData?
     }
 
     var state: PeerLifecycle { life.state }
@@ -63,6 +65,9 @@ final class ServerPeer: PeerDriver {
                                   identity: .init(id: settings.id, group: settings.group, role: settings.role),
                                   setupTimeout: settings.setupTimeout, remote: "the server")
         life.plannedStop = settings.plannedStop
+        life.call.dataChannels = settings.data.map {
+            DataChannelCall(loop: loop, recorder: recorder, data: $0, echoesInFigures: true, plannedStop: settings.plannedStop)
+        }
         // The teardown (DELETE, Janus hangup/detach/destroy) goes on after the record.
         life.onEnd = { [weak self] record in
             guard let self else { return }
