@@ -9,7 +9,8 @@ import XCTest
 /// WebSocket room protocol. Once both sides stopped sending, Chromium's own getStats()
 /// must agree with what rtcswarm sent and received on the same streams (issue 9).
 final class ChromiumCallTests: XCTestCase {
-    private func run(_ environment: [String: String], scenario name: String = "chromium-call") throws -> PeerRecord {
+    /// `arguments` follow the scenario on the command line (each is single-quoted there).
+    func run(_ environment: [String: String], scenario name: String = "chromium-call", arguments: [String] = []) throws -> PeerRecord {
         _ = try ExternalTool.require("chromium", installHint: "apt-get install chromium")
         let unshare = try ExternalTool.require("unshare", installHint: "apt-get install util-linux")
         _ = try ExternalTool.require("ip", installHint: "apt-get install iproute2")
@@ -18,7 +19,8 @@ final class ChromiumCallTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: out) }
         let scenario = ExternalTool.repositoryRoot.appendingPathComponent("Scenarios/\(name).json5").path
         let variables = environment.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
-        let command = "ip link set lo up && env \(variables) \(rtcswarm.path) run \(scenario) --out \(out.path)"
+        let extra = arguments.map { " '\($0)'" }.joined()
+        let command = "ip link set lo up && env \(variables) \(rtcswarm.path) run \(scenario)\(extra) --out \(out.path)"
         let result = try ExternalTool.run(unshare, ["--net", "--fork", "sh", "-c", command])
         let log = (try? String(contentsOf: out.appendingPathComponent("chromium-g0.log"), encoding: .utf8)) ?? "(no log)"
         XCTAssertEqual(result.status, 0, "rtcswarm run: \(result.output.suffix(1500))\nChromium: \(log.suffix(1500))")
