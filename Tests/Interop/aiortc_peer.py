@@ -208,6 +208,20 @@ async def run(args):
     def on_track(track):
         consumers.append(asyncio.ensure_future(consume(track, counter, args.expect_frames)))
 
+    # A channel the other side opens: every message goes back on it, and is counted.
+    channels = {}
+
+    @pc.on("datachannel")
+    def on_datachannel(channel):
+        counts = channels.setdefault(channel.label, {"received": 0, "sent": 0, "bytes_received": 0})
+
+        @channel.on("message")
+        def on_message(message):
+            counts["received"] += 1
+            counts["bytes_received"] += len(message)
+            channel.send(message)
+            counts["sent"] += 1
+
     audio_frames = math.ceil(args.frames / args.fps * AUDIO_RATE / AUDIO_SAMPLES) if args.audio != "none" else 0
     tracks = {}
     if args.video != "none":
@@ -265,6 +279,7 @@ async def run(args):
     except Exception as exc:  # reported in the summary: the driver decides
         error = f"{type(exc).__name__}: {exc}"
     summary = await report(pc, args, counter, states, timings, error, audio_frames)
+    summary["data_channels"] = channels
     await pc.close()
     for task in consumers:
         task.cancel()

@@ -21,7 +21,8 @@ enum AiortcCall {
 
     /// `bridge`: the script and its own arguments; `ready` runs once aiortc is started
     /// (wait there for it to join first). Returns aiortc's summary and rtcswarm's peer.
-    static func call(bridge: [String], target: String, seconds: Int, cell: InteropCell,
+    /// `data`: the group's data channels (aiortc echoes what arrives on them).
+    static func call(bridge: [String], target: String, seconds: Int, cell: InteropCell, data: String? = nil,
                      ready: (JSONLinesProcess) -> Void = { _ in }) throws -> (summary: [String: Any], peer: PeerRecord) {
         let aiortc = try JSONLinesProcess(try PythonPeers.python(), bridge + [
             "--video", "vp8", "--frames", "60", "--expect-frames", "60", "--width", "320", "--height", "240", "--linger", "8",
@@ -31,7 +32,7 @@ enum AiortcCall {
         let (report, outcome) = try run("""
         { name: "aiortc-call", duration_s: \(seconds), target: \(target),
           groups: [{ role: "pair", partner: "external", count: 1,
-                     media: { video: { resolution: "320x180", fps: 30, bitrate_kbps: 300 } } }] }
+                     media: { video: { resolution: "320x180", fps: 30, bitrate_kbps: 300 } }\(data.map { ", data: \($0)" } ?? "") }] }
         """)
         cell.measured(report)
         let summary = try XCTUnwrap(aiortc.next(ofType: ["summary"], timeout: 30), "aiortc's summary: \(aiortc.standardError.suffix(2000))")

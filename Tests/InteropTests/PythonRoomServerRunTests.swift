@@ -40,15 +40,16 @@ final class PythonRoomServerRunTests: XCTestCase {
 
     /// `joinFirst`: the aiortc side joins first (told other_joined, aiortc offers), or a
     /// second after rtcswarm (rtcswarm offers).
-    private func callAiortc(joinFirst: Bool) throws -> (summary: [String: Any], peer: PeerRecord) {
+    private func callAiortc(joinFirst: Bool, data: String? = nil) throws -> (summary: [String: Any], peer: PeerRecord) {
         let role = joinFirst ? "offerer via the python-socketio room server (rtcswarm answers)"
             : "answerer via the python-socketio room server (rtcswarm offers)"
-        let cell = InteropRecorder.cell(self, target: "aiortc", version: TargetVersion.pip("aiortc"), role: role, codec: "VP8+Opus")
+        let cell = InteropRecorder.cell(self, target: "aiortc", version: TargetVersion.pip("aiortc"), role: role,
+                                        codec: data == nil ? "VP8+Opus" : "VP8+Opus + data channel")
         let (server, url) = try startServer()
         defer { server.stop() }
         let (summary, peer) = try AiortcCall.call(
             bridge: [PythonPeers.script("aiortc_room_peer.py"), url, "room-0-0", "--delay", joinFirst ? "0" : "1"],
-            target: "{ kind: \"room\", url: \"\(url)\" }", seconds: 7, cell: cell) { aiortc in
+            target: "{ kind: \"room\", url: \"\(url)\" }", seconds: 7, cell: cell, data: data) { aiortc in
             if joinFirst { XCTAssertNotNil(aiortc.next(ofType: ["joined"], timeout: 15), "aiortc did not join: \(aiortc.standardError)") }
         }
         // The setup clock starts when there is someone to call: when rtcswarm joined first
@@ -72,5 +73,24 @@ final class PythonRoomServerRunTests: XCTestCase {
     func testAnAiortcPeerOffersToRtcswarmThroughThePythonSocketIOServer() throws {
         let (summary, _) = try callAiortc(joinFirst: true)
         XCTAssertEqual(summary["role"] as? String, "offerer")
+    }
+
+    /// A scenario's data channel toward aiortc (issue 20): rtcswarm offers the channel
+    /// beside its media, aiortc echoes every message, and aiortc's own counts equal
+    /// rtcswarm's.
+    func testAScenariosDataChannelEchoesThroughAnAiortcPeer() throws {
+        let size = 500
+        let (summary, peer) = try callAiortc(joinFirst: false,
+                                             data: "{ channels: [{ label: \"game\" }], message: { size_bytes: \(size), rate_per_s: 20 } }")
+        let channel = try XCTUnwrap(peer.dataChannels?.first, "rtcswarm's record of its channel")
+        let atAiortc = try XCTUnwrap((summary["data_channels"] as? [String: [String: Int]])?["game"], "aiortc saw the channel: \(summary)")
+        print("aiortc data channel: rtcswarm sent \(channel.messagesSent), got \(channel.messagesReceived) back, open \(channel.openMs ?? -1) ms; "
+              + "aiortc received \(atAiortc["received"] ?? -1), sent \(atAiortc["sent"] ?? -1)")
+        XCTAssertGreaterThan(channel.messagesSent, 40, "20 a second until the drain 3 s before the end")
+        XCTAssertEqual(channel.messagesReceived, channel.messagesSent, "every message came back")
+        XCTAssertEqual(channel.messagesLost, 0)
+        XCTAssertEqual(atAiortc["received"], channel.messagesSent, "aiortc's count of what arrived = rtcswarm's sent")
+        XCTAssertEqual(atAiortc["sent"], channel.messagesReceived)
+        XCTAssertEqual(atAiortc["bytes_received"], channel.messagesSent * size)
     }
 }
