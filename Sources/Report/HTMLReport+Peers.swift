@@ -82,9 +82,9 @@ extension HTMLReport {
     }
 
     /// A number cell: sorted by its value (nothing measured sorts below every value).
-    private static func number(_ value: Double?) -> String {
+    static func number(_ value: Double?) -> String {
         "<td data-v=\"\(value.map { String($0) } ?? "-1")\">\(Format.number(value))</td>"
     }
 
-    private static func text(_ value: String) -> String { "<td style=\"text-align:left\">\(Format.escape(value))</td>" }
+    static func text(_ value: String) -> String { "<td style=\"text-align:left\">\(Format.escape(value))</td>" }
 }

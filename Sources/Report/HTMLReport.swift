@@ -28,6 +28,7 @@ public enum HTMLReport {
         html += "</div>"
         html += workersTable(report)
         html += peersTable(report)
+        html += dataChannelsTable(report)
         html += "<h2>Scenario</h2><pre>\(Format.escape(report.resolvedScenario))</pre>\(sortScript)</body></html>\n"
         return html
     }

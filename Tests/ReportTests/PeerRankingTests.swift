@@ -51,3 +51,32 @@ final class PeerRankingTests: XCTestCase {
         XCTAssertTrue(last.contains("<td data-v=\"27.0\">27</td>"), last)
     }
 }
+
+/// report.html's data channel table: one row per channel and side of the ranked peers,
+/// with the record's own counts; none without channels.
+final class DataChannelTableTests: XCTestCase {
+    func testEachChannelOfEachSideIsARowWithItsCounts() {
+        func channel(_ label: String, sent: Int, received: Int, lost: Int, echoed: Bool, openMs: Double?) -> DataChannelRecord {
+            DataChannelRecord(label: label, streamId: openMs == nil ? nil : 1, ordered: !echoed, reliable: echoed, openMs: openMs,
+                              messagesSent: sent, messagesReceived: received, messagesLost: lost, reordered: 0, unreadable: 0,
+                              echoed: echoed, latencyMeanMs: 2.5, latencyMaxMs: 9, throughputKbps: 16, inFigures: true)
+        }
+        var caller = PeerRecord(id: "g0-0-caller", group: 0, role: "pair", startedAtMs: 0, endedAtMs: 1_000, outcome: .completed)
+        caller.dataChannels = [channel("chat", sent: 120, received: 118, lost: 2, echoed: true, openMs: 3.25)]
+        var callee = PeerRecord(id: "g0-0-callee", group: 0, role: "pair", startedAtMs: 0, endedAtMs: 1_000, outcome: .completed)
+        callee.dataChannels = [channel("chat", sent: 119, received: 119, lost: 0, echoed: false, openMs: 3),
+                               channel("never", sent: 0, received: 0, lost: 0, echoed: false, openMs: nil)]
+        let html = HTMLReport.render(ReportFixtures.report(cells: [CellReport(label: "default", metrics: MetricSet(), peers: [caller, callee])]))
+        let table = html.components(separatedBy: "<h2>Data channels</h2>")[1].components(separatedBy: "</table>")[0]
+        let rows = table.components(separatedBy: "<tr").dropFirst(2)
+        XCTAssertEqual(rows.count, 3, table)
+        let callerRow = rows.first { $0.contains("g0-0-caller") } ?? ""
+        for cell in ["<td style=\"text-align:left\">chat</td>", "<td data-v=\"120.0\">120</td>", "<td data-v=\"118.0\">118</td>",
+                     "<td data-v=\"2.0\">2</td>", "<td data-v=\"3.25\">3.25</td>", "its echo"] {
+            XCTAssertTrue(callerRow.contains(cell), "\(cell) in \(callerRow)")
+        }
+        XCTAssertTrue(rows.contains { $0.hasPrefix(" class=\"fail\"") && $0.contains("never") }, "a channel that never opened is marked")
+        XCTAssertFalse(HTMLReport.render(ReportFixtures.report(cells: [CellReport(label: "default", metrics: MetricSet(), peers: [])]))
+            .contains("<h2>Data channels</h2>"))
+    }
+}
