@@ -1,13 +1,14 @@
 extension Target {
-    /// The role whose peers open data channels on this target: rtcswarm's own pairs
-    /// (through a room server or straight over TCP), and Janus's echo peers (the EchoTest
-    /// plugin returns every message on its channel). Nil when none can: SRS carries no data
-    /// channels at all; the other servers' are not driven from a scenario.
-    public var dataChannelRole: PeerGroup.Role? {
+    /// The roles whose peers carry data channels on this target: rtcswarm's own pairs
+    /// (through a room server or straight over TCP); on Janus, the EchoTest's echo peers (it
+    /// returns every message on its channel) and the VideoRoom's publishers and players (it
+    /// relays a publisher's messages to its subscribers). None where none can: SRS carries
+    /// no data channels at all; the other servers' are not driven from a scenario.
+    public var dataChannelRoles: [PeerGroup.Role] {
         switch kind {
-        case .builtinRoom, .room, .tcpP2P: .pair
-        case .janus: .echo
-        case .srs, .whip, .whep, .owt: nil
+        case .builtinRoom, .room, .tcpP2P: [.pair]
+        case .janus: janus?.plugin == .echotest ? [.echo] : [.publisher, .player]
+        case .srs, .whip, .whep, .owt: []
         }
     }
 }
@@ -20,16 +21,26 @@ extension DataSettings {
     public static let janusLargestMessage = 65_535
 
     func validate(path: String, group: PeerGroup, target: Target) throws(ScenarioError) {
-        guard let opener = target.dataChannelRole else {
-            throw ScenarioError(path: path, "target kind \"\(target.kind.rawValue)\" cannot carry data channels; "
-                                + "use builtin-room, room or tcp-p2p (pairs), or janus (echo peers)")
+        let roles = target.dataChannelRoles
+        guard !roles.isEmpty else {
+            throw ScenarioError(path: path, "target kind \"\(target.kind.rawValue)\" cannot carry data channels; use builtin-room, "
+                                + "room or tcp-p2p (pairs), or janus (EchoTest echo peers, VideoRoom publishers and players)")
         }
-        try check(group.role == opener, path, opener == .pair
+        try check(roles.contains(group.role), path, roles == [.pair]
                   ? "data channels are opened by pairs; \"\(group.role.rawValue)\" peers cannot open them"
-                  : "on janus, echo peers open data channels (the EchoTest returns each message); \"\(group.role.rawValue)\" peers cannot")
+                  : "on this Janus plugin \(roles.map { "\"\($0.rawValue)\"" }.joined(separator: " and ")) peers carry data channels; "
+                    + "\"\(group.role.rawValue)\" peers cannot")
         if target.kind == .janus {
-            try check((message?.pattern ?? .echo) == .echo, "\(path).message.pattern",
-                      "Janus's EchoTest returns every message: use \"echo\"")
+            if group.role == .echo {
+                try check((message?.pattern ?? .echo) == .echo, "\(path).message.pattern", "Janus's EchoTest returns every message: use \"echo\"")
+            } else {
+                if group.role == .publisher {
+                    try check(message?.pattern == .oneWay, "\(path).message.pattern",
+                              "Janus's VideoRoom relays a publisher's messages to its players and returns none: use \"one_way\"")
+                }
+                try check(channels.count == 1, "\(path).channels",
+                          "\(channels.count) channels: Janus's VideoRoom relays a publisher's messages on one channel named after it; give 1")
+            }
             try check((message?.sizeBytes ?? 0) <= Self.janusLargestMessage, "\(path).message.size_bytes",
                       "\(message?.sizeBytes ?? 0) is more than Janus relays (\(Self.janusLargestMessage) B, a 16-bit length)")
         }

@@ -35,4 +35,37 @@ extension JanusRunTests {
         XCTAssertNotNil(peers.first?.streams.first { $0.kind == "video" }, "the media went on beside the channel")
         print("janus echo data: \(channels.map { "\($0.messagesSent) sent, \($0.messagesReceived) back, open \($0.openMs ?? -1) ms, mean \($0.latencyMeanMs ?? -1) ms" })")
     }
+
+    /// Janus's VideoRoom relays its publisher's data channel to the subscribers: the two
+    /// players, subscribed a second after the publisher began sending, get every message
+    /// from their first on, in order, one way (same clock: exact latency).
+    func testVideoRoomPlayersReceiveTheirPublishersDataChannel() throws {
+        let cell = InteropRecorder.cell(self, target: "Janus", role: "`rtcswarm run` VideoRoom publisher's data channel to its players",
+                                        codec: "VP8 + data channel")
+        let janus = try startJanus()
+        defer { janus.stop() }
+        let (report, outcome) = try runVideoRoom(janus, seconds: 7, overrides: [
+            #"groups[0].data={ channels: [{ label: "chat" }], message: { size_bytes: 300, rate_per_s: 20, pattern: "one_way" } }"#,
+            #"groups[1].data={ channels: [{ label: "chat" }] }"#,
+        ])
+        cell.measured(report)
+        let peers = try XCTUnwrap(report.cells.first?.peers)
+        XCTAssertEqual(outcome, .passed, "\(peers.map { $0.failureReason ?? "ok" }) \(report.invalidReason ?? "")")
+        let sent = try XCTUnwrap(peers.first { $0.role == "publisher" }?.dataChannels?.first).messagesSent
+        let players = peers.filter { $0.role == "player" }.compactMap { $0.dataChannels?.first }
+        XCTAssertEqual(players.count, 2)
+        print("janus videoroom data: publisher sent \(sent); players got \(players.map { "\($0.messagesReceived), lost \($0.messagesLost), open \($0.openMs ?? -1) ms, mean \($0.latencyMeanMs ?? -1) ms" })")
+        XCTAssertGreaterThan(sent, 60, "20 a second for the 4 s before the drain")
+        for player in players {
+            // Joined a second late: what it got began there and ran to the end.
+            XCTAssertGreaterThan(player.messagesReceived, sent / 2, "\(player)")
+            XCTAssertLessThanOrEqual(player.messagesReceived, sent)
+            XCTAssertEqual(player.messagesLost, 0, "reliable and ordered from the first it got")
+            XCTAssertEqual(player.reordered, 0)
+            XCTAssertFalse(player.echoed)
+            XCTAssertLessThan(try XCTUnwrap(player.latencyMeanMs), 100)
+        }
+        let metrics = try XCTUnwrap(report.cells.first?.metrics)
+        XCTAssertEqual(metrics.histograms[.dcLatencyMs]?.count, players.map(\.messagesReceived).reduce(0, +), "one latency per relayed message")
+    }
 }

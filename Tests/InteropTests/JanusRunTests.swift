@@ -196,9 +196,10 @@ final class JanusRunTests: XCTestCase {
                        publisher.failureReason ?? "no reason")
     }
 
-    /// Scenarios/janus-videoroom.json5 with `CODEC`, `ROOM_ID` and `TIMELINE`, two players, for `seconds`.
+    /// Scenarios/janus-videoroom.json5 with `CODEC`, `ROOM_ID` and `TIMELINE`, two players, for
+    /// `seconds`, with `overrides` as `--set` gives them.
     func runVideoRoom(_ janus: JanusServer, codec: Codec = .vp8, room: Int = JanusServer.standingRoom, seconds: Int,
-                      timeline: String = "[]") throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
+                      timeline: String = "[]", overrides: [String] = []) throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-room-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: out) }
@@ -206,7 +207,7 @@ final class JanusRunTests: XCTestCase {
         let loaded = try ScenarioLoader.load(file: file, environment: [
             "JANUS_URL": "http://127.0.0.1:\(janus.port)/janus", "JANUS_ADMIN_URL": "http://127.0.0.1:\(janus.adminPort)/admin",
             "ROOM_ID": "\(room)", "PLAYERS": "2", "DURATION_S": "\(seconds)", "CODEC": codec.rawValue.lowercased(), "TIMELINE": timeline,
-        ])
+        ], overrides: overrides)
         return ScenarioRunner(loaded: loaded, options: .init(folder: out, version: "test", progress: { _ in })).run()
     }
 

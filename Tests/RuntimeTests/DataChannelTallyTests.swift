@@ -42,4 +42,16 @@ final class DataChannelTallyTests: XCTestCase {
         XCTAssertNil(tally.throughputKbps)
         XCTAssertEqual(tally.lost, 0)
     }
+
+    /// A receiver that joined at message 40 (a VideoRoom player): 40, 41, 43 arrive. From 0
+    /// that is 41 lost; counted from the lowest received, 1 (42).
+    func testAReceiverJoiningInProgressCountsLossFromItsFirstMessage() {
+        var fromZero = DataChannelTally(), fromLowest = DataChannelTally(countsFromLowest: true)
+        for sequence: UInt64 in [40, 41, 43] {
+            _ = fromZero.receive(message(sequence, sentMs: 0), now: .zero, halved: false)
+            _ = fromLowest.receive(message(sequence, sentMs: 0), now: .zero, halved: false)
+        }
+        XCTAssertEqual(fromZero.lost, 41)
+        XCTAssertEqual(fromLowest.lost, 1)
+    }
 }

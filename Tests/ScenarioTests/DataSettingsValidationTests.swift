@@ -73,7 +73,7 @@ final class DataSettingsValidationTests: XCTestCase {
         { name: "dc-srs", duration_s: 10, target: { kind: "srs", url: "http://127.0.0.1:1985" },
           groups: [{ role: "publisher", count: 1, data: { channels: [{ label: "chat" }] } }] }
         """
-        XCTAssertEqual(message(srs), "groups[0].data: target kind \"srs\" cannot carry data channels; use builtin-room, room or tcp-p2p (pairs), or janus (echo peers)")
+        XCTAssertEqual(message(srs), "groups[0].data: target kind \"srs\" cannot carry data channels; use builtin-room, room or tcp-p2p (pairs), or janus (EchoTest echo peers, VideoRoom publishers and players)")
         let members = """
         { name: "dc-members", duration_s: 10, target: { kind: "builtin-room" },
           groups: [{ role: "member", count: 2, data: { channels: [{ label: "chat" }] } }] }
@@ -87,8 +87,12 @@ final class DataSettingsValidationTests: XCTestCase {
             """
         }
         XCTAssertNil(message(janus("echo", "{ size_bytes: 65535 }")), "the EchoTest's echo peers carry channels")
+        XCTAssertNil(message(janus("publisher", #"{ pattern: "one_way" }"#)), "a VideoRoom publisher's channels reach its players")
+        XCTAssertNil(message(janus("player", "{}")))
+        XCTAssertEqual(message(janus("player", "{}").replacingOccurrences(of: #"[{ label: "chat" }]"#, with: #"[{ label: "a" }, { label: "b" }]"#)),
+                       "groups[0].data.channels: 2 channels: Janus's VideoRoom relays a publisher's messages on one channel named after it; give 1")
         XCTAssertEqual(message(janus("publisher", "{}")),
-                       "groups[0].data: on janus, echo peers open data channels (the EchoTest returns each message); \"publisher\" peers cannot")
+                       "groups[0].data.message.pattern: Janus's VideoRoom relays a publisher's messages to its players and returns none: use \"one_way\"")
         XCTAssertEqual(message(janus("echo", "{ pattern: \"one_way\" }")),
                        "groups[0].data.message.pattern: Janus's EchoTest returns every message: use \"echo\"")
         XCTAssertEqual(message(janus("echo", "{ size_bytes: 65536 }")),

@@ -32,17 +32,29 @@ final class DataChannelCall {
     /// trip at the other side: it is not an rtcswarm peer).
     private let echoesInFigures: Bool
     private let stopSendingAt: Instant?
+    /// A subscriber to a server's relay of somebody else's messages (a VideoRoom player).
+    private let subscriber: Bool
+    /// A subscriber's relay channel: the one the server opened under a label of its own
+    /// (Janus names it after the publisher), whose messages count on the scenario's channel.
+    private var relayStream: UInt16?
     private var channels: [Channel]
     private weak var call: MediaCall?
     private var sendTimer: TimerID?
 
-    init(loop: EventLoop, recorder: RunRecorder, data: ResolvedData, echoesInFigures: Bool, plannedStop: Instant?) {
+    /// `subscriber`: this side receives what a server relays from another peer (a Janus
+    /// VideoRoom player). It opens its channels itself, as Janus's own client does: Janus
+    /// relays nothing to a subscriber before a channel is open there (its `data_ready`), then
+    /// opens one of its own, named after the publisher, to send on. It echoes nothing, and its loss counts
+    /// from the first message it got, since the stream of messages began before it joined.
+    init(loop: EventLoop, recorder: RunRecorder, data: ResolvedData, echoesInFigures: Bool, plannedStop: Instant?,
+         subscriber: Bool = false) {
         self.loop = loop
         self.recorder = recorder
         self.data = data
         self.echoesInFigures = echoesInFigures
+        self.subscriber = subscriber
         stopSendingAt = plannedStop.map { $0 - Self.drain }
-        channels = data.channels.map { Channel(spec: $0) }
+        channels = data.channels.map { Channel(spec: $0, tally: DataChannelTally(countsFromLowest: subscriber)) }
     }
 
     /// Why the call cannot carry the scenario's channels: the other side offered (or
@@ -64,7 +76,7 @@ final class DataChannelCall {
         guard let peer = call.peer else { return }
         isCaller = peer.configuration.role == .offerer
         let now = loop.now()
-        for index in channels.indices where isCaller || channels[index].spec.negotiatedId != nil {
+        for index in channels.indices where isCaller || subscriber || channels[index].spec.negotiatedId != nil {
             let spec = channels[index].spec
             let reliability: Reliability = switch spec.reliability {
             case .reliable: .reliable
@@ -82,17 +94,21 @@ final class DataChannelCall {
         let now = loop.now()
         switch event {
         case .channelOpen(let channel):
-            guard let index = channels.firstIndex(where: { $0.spec.label == channel.options.label && $0.streamId == nil }) else { return }
+            guard let index = channels.firstIndex(where: { $0.spec.label == channel.options.label && $0.streamId == nil }) else {
+                if subscriber, relayStream == nil, !channels.contains(where: { $0.spec.label == channel.options.label }) { relayStream = channel.id }
+                return
+            }
             channels[index].streamId = channel.id
             let dtlsDone = call?.peer?.stats(now: now).timeline.dtlsConnected
             channels[index].openMs = dtlsDone.map { now.milliseconds(since: $0) }
             if isCaller, sendTimer == nil { scheduleSend(at: now) }
         case .message(let message):
-            guard let index = channels.firstIndex(where: { $0.streamId == message.channel }) else { return }
+            guard let index = channels.firstIndex(where: { $0.streamId == message.channel })
+                ?? (message.channel == relayStream ? channels.indices.first : nil) else { return }
             let echo = isCaller
             guard let latency = channels[index].tally.receive(message.bytes, now: now, halved: echo) else { return }
             if !echo || echoesInFigures { recorder.record(latency, in: .dcLatencyMs) }
-            if !isCaller, data.pattern == .echo { send(message.bytes, on: index, now: now) }
+            if !isCaller, !subscriber, data.pattern == .echo { send(message.bytes, on: index, now: now) }
         case .associationUp, .closed:
             break
         }

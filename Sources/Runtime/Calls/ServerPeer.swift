@@ -34,7 +34,8 @@ final class ServerPeer: PeerDriver {
         var plannedStop: Instant?
         /// OWT: between two stamped texts to the conference; nil: none.
         var textInterval: Duration?
-        /// The data channels the peer opens and sends on (Janus's EchoTest returns them).
+        /// The data channels the peer opens and sends on (Janus's EchoTest returns them), or,
+        /// for a player, receives (Janus's VideoRoom relays its publisher's).
         var data: ResolvedData?
     }
 
@@ -66,7 +67,8 @@ final class ServerPeer: PeerDriver {
                                   setupTimeout: settings.setupTimeout, remote: "the server")
         life.plannedStop = settings.plannedStop
         life.call.dataChannels = settings.data.map {
-            DataChannelCall(loop: loop, recorder: recorder, data: $0, echoesInFigures: true, plannedStop: settings.plannedStop)
+            DataChannelCall(loop: loop, recorder: recorder, data: $0, echoesInFigures: true, plannedStop: settings.plannedStop,
+                            subscriber: settings.role == PeerGroup.Role.player.rawValue)
         }
         // The teardown (DELETE, Janus hangup/detach/destroy) goes on after the record.
         life.onEnd = { [weak self] record in
