@@ -19,8 +19,10 @@ final class ChromiumPartnerTests: XCTestCase {
         XCTAssertEqual(url, "http://127.0.0.1:4321/peer?rooms=room-0-0,room-0-1&other_joined=otherjoin&width=320&height=180&fps=15")
     }
 
+    /// A data-only call: the page is told to send neither video nor audio.
     func testNoVideoAndNoAudioAreSaidInTheQuery() throws {
-        let scenario = try scenario("{ role: 'pair', partner: 'chromium', count: 1, media: { video: { enabled: false }, audio: { enabled: false } } }")
+        let scenario = try scenario("{ role: 'pair', partner: 'chromium', count: 1, media: { video: { enabled: false }, audio: { enabled: false } }, "
+                                    + "data: { channels: [{ label: 'chat' }] } }")
         let url = try ChromiumPartner.pageURL(port: 80, rooms: ["r"], group: scenario.groups[0], scenario: scenario, groupIndex: 0)
         XCTAssertEqual(url, "http://127.0.0.1:80/peer?rooms=r&other_joined=otherjoin&video=0&audio=0")
     }
