@@ -7,8 +7,9 @@ import SDP
 /// 5.3.1, RFC 3264 6).
 extension Peer {
     /// Offerer: the sections of our offer that the answer accepted, each with the first
-    /// answered codec we offered. A section the answer rejected (port 0) is left out.
-    func negotiateAnswer(_ answer: SessionDescription, offer: SessionDescription) throws(PeerError) -> [MediaSection] {
+    /// answered codec we offered. A section the answer rejected (port 0) is left out; none
+    /// left is an error unless the answer took our data channel section (`acceptsData`).
+    func negotiateAnswer(_ answer: SessionDescription, offer: SessionDescription, acceptsData: Bool) throws(PeerError) -> [MediaSection] {
         var sections: [MediaSection] = []
         for (index, transceiver) in configuration.transceivers.enumerated() {
             let answered = answer.section(mid: transceiver.mid)
@@ -26,7 +27,7 @@ extension Peer {
             }
             sections.append(section)
         }
-        guard !sections.isEmpty || answeredDataChannel(answer) != nil else {
+        guard !sections.isEmpty || acceptsData else {
             throw PeerError("answer rejected every media section (port 0 or unknown mids \(answer.media.compactMap(\.mid)))")
         }
         return sections

@@ -46,9 +46,10 @@ extension Peer {
             guard !answer.media.isEmpty else {
                 throw PeerError("answer has no media sections: check msid/ssrc (SRS rejects offers without a=msid and a=ssrc with code 0 and no m-lines)")
             }
-            let sections = try negotiateAnswer(answer, offer: offer)
+            let data = answeredDataChannel(answer)
+            let sections = try negotiateAnswer(answer, offer: offer, acceptsData: data != nil)
             // The first accepted media section carries the transport, else (a data-only call) the data channel's.
-            guard let first = sections.first.flatMap({ answer.section(mid: $0.info.mid) }) ?? answeredDataChannel(answer) else {
+            guard let first = sections.first.flatMap({ answer.section(mid: $0.info.mid) }) ?? data else {
                 throw PeerError("answer lost its sections")
             }
             let setup = answer.setup(of: first) ?? .active
@@ -56,7 +57,7 @@ extension Peer {
                 throw PeerError("answer has a=setup:\(setup.rawValue); an answer must say active or passive (RFC 8842 5.3)")
             }
             try applyRemoteTransport(answer, section: first, local: setup == .active ? .passive : .active, now: now)
-            if answeredDataChannel(answer) != nil { startDataChannels() }
+            if data != nil { startDataChannels() }
             media = sections
             remoteDescription = text
             offerModel = nil

@@ -12,29 +12,6 @@ import Signaling
 /// One worker's share of a run: its planned peers started and stopped on time on one
 /// event loop, and the counts the progress line and the time series need.
 public final class WorkerRun {
-    public struct Counts: Sendable, Equatable {
-        public var waiting = 0
-        public var connecting = 0
-        public var connected = 0
-        public var completed = 0
-        public var failed = 0
-        public var interrupted = 0
-
-        mutating func count(_ state: PeerLifecycle) {
-            switch state {
-            case .waiting: waiting += 1
-            case .connecting: connecting += 1
-            case .connected: connected += 1
-            case .ended(.completed): completed += 1
-            case .ended(.failed): failed += 1
-            case .ended(.interrupted): interrupted += 1
-            }
-        }
-
-        /// What the live gauge serves of these.
-        public var states: PeerStates { PeerStates(connecting: connecting, connected: connected, failed: failed) }
-    }
-
     public let loop: EventLoop
     public let recorder: RunRecorder
     /// Every driver with its group's index, in start order.
@@ -231,17 +208,25 @@ public final class WorkerRun {
         for peer in peers { peer.driver.stop(interrupted: true) }
     }
 
-    public var counts: Counts {
-        peers.reduce(into: Counts()) { $0.count($1.driver.state) }
-    }
-
-    /// The same counts for each group's peers, by group index.
-    public var countsByGroup: [Int: Counts] {
-        peers.reduce(into: [:]) { $0[$1.group, default: Counts()].count($1.driver.state) }
+    /// The peers connecting, connected and failed, by group index (one pass, once a second).
+    public var statesByGroup: [Int: PeerStates] {
+        peers.reduce(into: [:]) { $0[$1.group, default: PeerStates()].count($1.driver.state) }
     }
 
     /// Every peer has ended.
     public var isFinished: Bool {
         pendingReconnects == 0 && peers.allSatisfy { if case .ended = $0.driver.state { true } else { false } }
+    }
+}
+
+extension PeerStates {
+    /// Counts one peer in `state`; waiting and ended-but-not-failed peers are in none.
+    mutating func count(_ state: PeerLifecycle) {
+        switch state {
+        case .connecting: connecting += 1
+        case .connected: connected += 1
+        case .ended(.failed): failed += 1
+        case .waiting, .ended(.completed), .ended(.interrupted): break
+        }
     }
 }

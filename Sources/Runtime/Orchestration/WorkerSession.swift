@@ -75,13 +75,14 @@ public final class WorkerSession {
             if self.worker.isFinished, self.recorder.records.allSatisfy({ $0.outcome == .failed }) {
                 return self.finishWhenIdle()
             }
-            let counts = self.worker.counts, receive = self.recorder.receiveTotals
+            let groups = self.worker.statesByGroup, receive = self.recorder.receiveTotals
+            let counts = groups.values.reduce(PeerStates()) { $0.adding($1) }
             self.onMessage(WorkerMessage(sample: WorkerSample(
                 tS: self.recorder.offset(self.loop.now()) / 1000, connecting: counts.connecting, connected: counts.connected,
                 failed: counts.failed, lagP99Ms: self.recorder.lagP99Ms,
                 bytesSent: self.loop.udpBytesSent, bytesReceived: self.loop.udpBytesReceived, receive: receive,
                 cpuSeconds: ProcessCPU.seconds(), relays: self.recorder.takeRecentRelays(), jitter: LiveJitter(receive),
-                groups: self.worker.countsByGroup.mapValues(\.states))))
+                groups: groups)))
             for (spec, threshold) in self.thresholds where self.abortedBy == nil {
                 let verdict = threshold.evaluate(self.recorder.metrics)
                 if !verdict.passed, verdict.measured != nil {
