@@ -14,7 +14,10 @@ let benchmarks: [(name: String, run: () throws -> Void)] = [
                          result.drops))
         }
     }),
-    ("srtp", { try SrtpBenchmark().run() }),
+    ("srtp", {
+        try SrtpBenchmark().run()
+        try SrtpBenchmark(packetSize: SrtpBenchmark.audioPacketSize).run()
+    }),
     ("dtls", { try DtlsBenchmark().run() }),
     ("rtp", {
         try RtpReceiveBenchmark().run()

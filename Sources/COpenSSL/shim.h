@@ -3,6 +3,8 @@
 #ifndef RTCSWARM_COPENSSL_SHIM_H
 #define RTCSWARM_COPENSSL_SHIM_H
 
+#include <string.h>
+
 #include <openssl/bio.h>
 #include <openssl/ec.h>
 #include <openssl/err.h>
@@ -58,5 +60,42 @@ static inline int rs_ssl_ctx_set_min_version(SSL_CTX *ctx, int version) {
 static inline long rs_ssl_ctx_set_mode(SSL_CTX *ctx, long mode) {
     return SSL_CTX_set_mode(ctx, mode);
 }
+
+/// HMAC-SHA1 (RFC 2104 2) keyed once: the SHA-1 states after the key XOR ipad and the key
+/// XOR opad blocks, so that each message costs its own compressions plus two, not four.
+/// Uses OpenSSL's low-level SHA-1 (deprecated in 3.0, still built), whose state is a
+/// plain struct that can be copied.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+typedef struct { SHA_CTX inner; SHA_CTX outer; } rs_hmac_sha1_key;
+
+/// Prepares `key` (RFC 2104 2: a key longer than the 64-byte block is hashed first).
+static inline void rs_hmac_sha1_init(rs_hmac_sha1_key *state, const unsigned char *key, size_t length) {
+    unsigned char block[SHA_CBLOCK] = {0};
+    if (length > SHA_CBLOCK) SHA1(key, length, block); else if (length > 0) memcpy(block, key, length);
+    unsigned char pad[SHA_CBLOCK];
+    for (int i = 0; i < SHA_CBLOCK; i++) pad[i] = block[i] ^ 0x36;
+    SHA1_Init(&state->inner);
+    SHA1_Update(&state->inner, pad, SHA_CBLOCK);
+    for (int i = 0; i < SHA_CBLOCK; i++) pad[i] = block[i] ^ 0x5c;
+    SHA1_Init(&state->outer);
+    SHA1_Update(&state->outer, pad, SHA_CBLOCK);
+    OPENSSL_cleanse(block, sizeof block);
+    OPENSSL_cleanse(pad, sizeof pad);
+}
+
+/// HMAC(key, message || suffix) into `output` (20 bytes); `suffix` may be NULL.
+static inline void rs_hmac_sha1(const rs_hmac_sha1_key *state, const unsigned char *message, size_t length,
+                                const unsigned char *suffix, size_t suffixLength, unsigned char *output) {
+    SHA_CTX context = state->inner;
+    if (length > 0) SHA1_Update(&context, message, length);
+    if (suffixLength > 0) SHA1_Update(&context, suffix, suffixLength);
+    unsigned char inner[SHA_DIGEST_LENGTH];
+    SHA1_Final(inner, &context);
+    context = state->outer;
+    SHA1_Update(&context, inner, SHA_DIGEST_LENGTH);
+    SHA1_Final(output, &context);
+}
+#pragma GCC diagnostic pop
 
 #endif
