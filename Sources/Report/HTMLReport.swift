@@ -22,7 +22,7 @@ public enum HTMLReport {
         html += figuresTable(report)
         html += thresholdsTable(report)
         html += phasesSection(report)
-        html += roomsSection(report)
+        html += calibrationSection(report) + roomsSection(report)
         html += "<h2>Charts</h2><div class=\"charts\">"
         html += charts(report).joined()
         html += "</div>"
@@ -130,6 +130,12 @@ public enum HTMLReport {
             PhaseBreakdown(cell)?.html(cell: report.cells.count > 1 ? cell.label : "")
         }
         return sections.isEmpty ? "" : "<h2>Setup phases</h2>" + sections.joined()
+    }
+
+    /// Each cell's native-vs-browser table (`groups[].client: "chromium"`).
+    private static func calibrationSection(_ report: RunReport) -> String {
+        let sections = report.cells.map { CalibrationRow.html($0.calibration ?? [], cell: report.cells.count > 1 ? $0.label : "") }
+        return sections.allSatisfy(\.isEmpty) ? "" : "<h2>Native vs browser</h2>" + sections.joined()
     }
 
     /// Each cell's room messages: the total and the rooms that lost most.

@@ -22,6 +22,9 @@ public enum MarkdownSummary {
         for cell in report.cells {
             if let phases = PhaseBreakdown(cell) { lines += phases.markdown(cell: report.cells.count > 1 ? cell.label : "") }
         }
+        for cell in report.cells {
+            lines += CalibrationRow.markdown(cell.calibration ?? [], cell: report.cells.count > 1 ? cell.label : "")
+        }
         lines += ResolutionCounts(report.cells).markdown
         for cell in report.cells {
             lines += ActionRecord.markdown(cell.actions ?? [], cell: report.cells.count > 1 ? cell.label : "")

@@ -31,7 +31,11 @@ public struct PeerRecord: Codable, Equatable, Sendable {
     public var streams: [StreamRecord]
     /// What this peer sent, stream by stream (media peers).
     public var sentStreams: [SentStreamRecord]?
-    /// The browser at the other end's own figures, when the partner was a browser.
+    /// `chromium` for a peer a browser ran (`groups[].client`), whose figures are the
+    /// browser's own; nil for rtcswarm's peers.
+    public var client: String?
+    /// The browser's own figures: the other end's when the partner was a browser, the
+    /// peer's own when a browser ran it.
     public var browser: BrowserStats?
     /// When (milliseconds from the run's start) and why the signaling connection ended
     /// while the call went on: the room server went away mid-call, yet media may continue.

@@ -81,6 +81,7 @@ public enum ReportMerge {
             result.rooms = RoomMessageSummary.rooms(of: result.peers, relayedByRoom: relayed)
         }
         if a.actions != nil || b.actions != nil { result.actions = ActionRecord.merged(a.actions ?? [], b.actions ?? [], peers: result.peers) }
+        if a.calibration != nil || b.calibration != nil { result.calibration = CalibrationRow.rows(result.peers) }
         return result
     }
 

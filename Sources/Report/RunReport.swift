@@ -85,6 +85,9 @@ public struct CellReport: Codable, Equatable, Sendable {
     public var rooms: [RoomMessageSummary]?
     /// Each timeline action, the peers that did it and its cost at the receivers (nil without a timeline).
     public var actions: [ActionRecord]?
+    /// rtcswarm's peers beside the Chromium ones of the same role, figure by figure (nil
+    /// without `client: "chromium"` groups).
+    public var calibration: [CalibrationRow]?
 
     public init(label: String, parameters: [String: String] = [:], metrics: MetricSet, thresholds: [ThresholdOutcome] = [],
                 timeSeries: [TimeSample] = [], peers: [PeerRecord] = [], serverSamples: [ServerSample] = []) {

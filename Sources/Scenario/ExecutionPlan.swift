@@ -39,7 +39,11 @@ public struct ExecutionPlan: Equatable, Sendable {
         }
     }
 
+    /// The peers rtcswarm's workers run.
     public let peers: [Peer]
+    /// The peers of `client: "chromium"` groups, in start order: the coordinator's
+    /// browsers run them, no worker does (their `worker` is 0).
+    public let browserPeers: [Peer]
     public let durationMs: Int64
     /// The part of the scenario this plan runs (`Shard.whole` unless sharded).
     public let shard: Shard
@@ -56,6 +60,7 @@ public struct ExecutionPlan: Equatable, Sendable {
         let publishers = scenario.groups.filter { $0.role == .publisher }.reduce(0) { $0 + $1.count }
         var dealer = ShardDealer(shard: shard)
         var peers: [Peer] = []
+        var browserPeers: [Peer] = []
         var unit = 0
         for (groupIndex, group) in scenario.groups.enumerated() {
             let lifetimes = Self.lifetimes(of: group, runMs: durationMs)
@@ -80,6 +85,10 @@ public struct ExecutionPlan: Equatable, Sendable {
                     break
                 }
                 guard dealer.takes(peer, perPublisher: perPublisher && (group.role == .publisher || publishers > 0)) else { continue }
+                if group.resolvedClient == .chromium {
+                    browserPeers.append(peer)
+                    continue
+                }
                 peer.worker = unit % workers
                 unit += 1
                 // A browser or an outside client plays a pair's other side itself.
@@ -96,6 +105,7 @@ public struct ExecutionPlan: Equatable, Sendable {
                 peers += Self.generations(of: peer, departures[slot] ?? [])
             }
         }
+        self.browserPeers = browserPeers.sorted { ($0.startMs, $0.group, $0.index) < ($1.startMs, $1.group, $1.index) }
         self.peers = peers.sorted { ($0.startMs, $0.group, $0.index, $0.side == .callee ? 1 : 0) < ($1.startMs, $1.group, $1.index, $1.side == .callee ? 1 : 0) }
     }
 

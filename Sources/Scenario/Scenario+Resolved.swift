@@ -52,6 +52,8 @@ extension PeerGroup {
 
     /// Who answers a pair's calls (rtcswarm by default).
     public var resolvedPartner: Partner { partner ?? .rtcswarm }
+    /// What runs the group's peers (rtcswarm by default).
+    public var resolvedClient: Client { client ?? .rtcswarm }
     public var isOneWay: Bool { oneWay ?? false }
     public var videoRtx: VideoSettings.Rtx { media?.video?.rtx ?? .auto }
     /// How long after setup what a peer receives may take to arrive (5 s).

@@ -208,6 +208,7 @@ extension PeerGroup {
                       "\"chromium\" loads its page from the built-in room server: use target kind \"builtin-room\"")
             try check(count <= 16, "\(path).count", "\(count) calls with one Chromium page: at most 16")
         }
+        if client == .chromium { try validateBrowserCohort(path: path, target: target) }
         if let start = startS {
             try check(start >= 0 && start < scenarioDuration, "\(path).start_s", "\(formatNumber(start)) must be from 0 to less than the run's duration_s (\(formatNumber(scenarioDuration)))")
         }

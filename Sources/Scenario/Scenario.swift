@@ -138,8 +138,20 @@ public struct PeerGroup: Codable, Equatable, Sendable {
         case external
     }
 
+    /// What runs the group's peers.
+    public enum Client: String, AllowedValues {
+        /// rtcswarm's own WebRTC stack, measured by rtcswarm.
+        case rtcswarm
+        /// Headless Chromium, one browser per group with one RTCPeerConnection per peer,
+        /// reporting its own `getStats()` and setup timings beside the native peers'
+        /// (publishers and players of SRS, WHIP and WHEP targets).
+        case chromium
+    }
+
     public var name: String?
     public var role: Role
+    /// What runs this group's peers (default `rtcswarm`).
+    public var client: Client?
     /// For `pair`: who answers the calls (default `rtcswarm`).
     public var partner: Partner?
     /// For `pair`: the caller only sends and the callee only receives (default false). With

@@ -14,6 +14,10 @@ extension TimelineAction {
         let groups = (group ?? .all).indexes(in: scenario.groups)
         try check(!groups.isEmpty, "\(path).group",
                   "names no group; use a group's index (0 to \(scenario.groups.count - 1)), its name, or \"all\"")
+        if let named = group, named != .all, let browser = groups.first(where: { scenario.groups[$0].resolvedClient == .chromium }) {
+            throw ScenarioError(path: "\(path).group", "groups[\(browser)] is run by Chromium, which the timeline cannot drive; "
+                                + "name rtcswarm groups only (\"all\" leaves Chromium groups out)")
+        }
         if action == .impairment {
             return try validateImpairment(path: path, scenario: scenario, entry: entry, groups: groups)
         }

@@ -52,6 +52,11 @@ public struct SRSCallSetup: CallSetup {
         ])
     }
 
+    /// The `streamurl` SRS's API takes for `app`/`stream` on the server at `api`.
+    public static func streamURL(api: Endpoint, app: String, stream: String) -> String {
+        "webrtc://\(api.host)/\(app)/\(stream)"
+    }
+
     public mutating func start(now: Instant) {
         guard pending == nil, !outbox.isFinished else { return }
         let request = HTTPRequest(method: .post, endpoint: apiEndpoint, headers: ["Content-Type": "application/json"],

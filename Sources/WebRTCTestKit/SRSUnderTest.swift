@@ -25,11 +25,17 @@ public enum SRSUnderTest {
 
     /// Starts an SRS of the test's own on free ports; the caller stops it.
     public static func startOwn(file: StaticString = #filePath, line: UInt = #line) throws -> OwnSRS {
+        try OwnSRS(script: startScript(file: file, line: line))
+    }
+
+    /// The start script itself, for a test that starts SRS where this process cannot (in
+    /// a network namespace of its own), or a skip as `startOwn` gives.
+    public static func startScript(file: StaticString = #filePath, line: UInt = #line) throws -> URL {
         guard let script = environment["RTCSWARM_SRS_START"], !script.isEmpty else {
             try absent("RTCSWARM_SRS_START is not set",
                        hint: "a start-srs.sh that runs SRS on given ports, for tests that kill or restart their own SRS", file: file, line: line)
         }
-        return try OwnSRS(script: URL(fileURLWithPath: script))
+        return URL(fileURLWithPath: script)
     }
 
     private static func absent(_ reason: String, hint: String, file: StaticString, line: UInt) throws -> Never {

@@ -74,10 +74,10 @@ final class ArchitectureTests: XCTestCase {
     }
 
     /// Runtime stays readable by its parts: folders by job (Hosting, Calls, Fanout,
-    /// Orchestration), no file over 250 lines.
+    /// Orchestration, Browsers), no file over 250 lines.
     func testRuntimeFilesAreInTheirJobsFoldersAndSmall() throws {
         let runtime = ExternalTool.repositoryRoot.appendingPathComponent("Sources/Runtime")
-        let folders = Set(["Hosting", "Calls", "Fanout", "Orchestration"])
+        let folders = Set(["Hosting", "Calls", "Fanout", "Orchestration", "Browsers"])
         let files = swiftFiles(in: "Runtime")
         XCTAssertGreaterThan(files.count, 40, "the check must actually read the sources")
         for file in files {

@@ -25,6 +25,8 @@ final class CellCollector {
     /// Records as each worker sent them, and why a worker was lost.
     private(set) var reported: [Int: [PeerRecord]] = [:]
     private(set) var lost: [Int: String] = [:]
+    /// The Chromium peers' failed and connected counts.
+    private var browserFigures = MetricSet()
     /// The relay times the workers' samples brought since the last tick.
     var recentRelays = Histogram()
     var onProgress: (String) -> Void = { _ in }
@@ -52,6 +54,17 @@ final class CellCollector {
             if let relays = sample.relays { recentRelays.merge(relays) }
         }
         if let result = message.result { results[worker] = result }
+    }
+
+    /// The records of the cell's Chromium peers (`BrowserCohort`), which no worker ran.
+    func addBrowserRecords(_ browserRecords: [PeerRecord]) {
+        for var record in browserRecords {
+            record.id = prefix + record.id
+            records.append(record)
+            try? peerLog.append(record)
+            browserFigures.increment(.failedPeers, by: record.outcome == .failed ? 1 : 0)
+        }
+        browserFigures.set(.connectedPeers, to: Double(browserRecords.filter(\.endedConnected).count))
     }
 
     /// A worker that ended without its result (`how`: how it ended), noticed at `now`.
@@ -87,6 +100,7 @@ final class CellCollector {
         metrics.increment(.failedPeers, by: 0)
         for result in results.values { metrics.merge(result.metrics) }
         for worker in lost.keys { metrics.merge(LostWorker.metrics(of: reported[worker, default: []], runStart: runStart)) }
+        metrics.merge(browserFigures)
         return metrics
     }
 

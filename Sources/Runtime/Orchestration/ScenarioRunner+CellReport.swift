@@ -45,6 +45,8 @@ extension ScenarioRunner {
                                 timeSeries: series.samples, peers: records, serverSamples: series.serverSamples)
         report.rooms = rooms.isEmpty ? nil : rooms
         report.actions = Self.actions(of: scenario, plan: plan, records: records)
+        let calibration = CalibrationRow.rows(records)
+        report.calibration = calibration.isEmpty ? nil : calibration
         return report
     }
 

@@ -132,6 +132,15 @@ public final class ScenarioRunner {
             options.progress(lateStart)
         }
         let runStart = loop.now() + startDelay
+        let cohort: BrowserCohort
+        do {
+            cohort = try BrowserCohort(scenario: scenario, plan: plan, target: target, folder: options.folder, cellPrefix: prefix,
+                                       runStartEpochMs: Date().timeIntervalSince1970 * 1000 + startDelay.milliseconds)
+        } catch {
+            server?.shutdown()
+            return .failure(error)
+        }
+        defer { cohort.stop() }
         let collector = CellCollector(workers: workers, plan: plan, scenario: scenario, runStart: runStart, prefix: prefix, peerLog: peerLog,
                                       live: LiveFigures(scenario: scenario.name, cell: cell.label, shard: (options.shard ?? .whole).description,
                                                         groups: scenario.groups.enumerated().map { $1.name ?? String($0) }))
@@ -173,6 +182,10 @@ public final class ScenarioRunner {
                                               sample: last, lag: loop.timerLateness.percentile(99) ?? 0)
                                  + collector.lost.keys.sorted().map { " | \(collector.lost[$0] ?? "")" }.joined())
             }
+        }
+        if !cohort.isEmpty {
+            cohort.awaitResults(loop: loop, until: runStart + .milliseconds(plan.durationMs) + BrowserCohort.reportGrace)
+            collector.addBrowserRecords(cohort.records())
         }
         let endedAtMs = loop.now().milliseconds(since: runStart)
         series.close(at: endedAtMs / 1000, from: collector)

@@ -68,20 +68,14 @@ public final class WorkerRun {
         let video: Codec? = if case .video(let codec, _, _, _, _, _)? = settings.media.video { codec } else { nil }
         switch target.kind {
         case .srs:
-            let (app, eip) = (target.srsApp, target.srsEip)
-            // SRS takes H.265 and AV1 only when asked (PROTOCOLS.md 1).
-            let codec: String? = switch video {
-            case .h265: "hevc"
-            case .av1: "av1"
-            default: nil
-            }
+            let (app, eip, codec) = (target.srsApp, target.srsEip, srsCodec(video))
             if target.srs?.api == .whipWhep {
                 let kind: WHIPCallSetup.Kind = role == .publisher ? .whip : .whep
                 return driver { offer in
                     WHIPCallSetup.srs(kind: kind, api: endpoint, app: app, stream: stream, offer: offer ?? "", eip: eip, codec: codec)
                 }
             }
-            let streamURL = "webrtc://\(endpoint.host)/\(app)/\(stream)"
+            let streamURL = SRSCallSetup.streamURL(api: endpoint, app: app, stream: stream)
             return driver { offer in
                 SRSCallSetup(api: endpoint, streamURL: streamURL, mode: role == .publisher ? .publish : .play, offer: offer ?? "", eip: eip,
                              codec: codec)
@@ -100,6 +94,16 @@ public final class WorkerRun {
             }
         case .builtinRoom, .room, .tcpP2P:
             throw TargetError("groups[\(groupIndex)]: role \"\(role.rawValue)\" needs a media server target (srs, whip, whep, janus, owt)")
+        }
+    }
+
+    /// SRS's `?codec=` for a video codec: SRS takes H.265 and AV1 only when asked
+    /// (PROTOCOLS.md 1); nil for the others.
+    static func srsCodec(_ video: Codec?) -> String? {
+        switch video {
+        case .h265: "hevc"
+        case .av1: "av1"
+        default: nil
         }
     }
 

@@ -1,10 +1,11 @@
 import Foundation
 import Scenario
 
-/// Headless Chromium answering a `pair` group's calls (`partner: "chromium"`): one browser
-/// loads the built-in room server's `/peer` page with the group's rooms, its fake camera
-/// set to the size and rate rtcswarm sends, and plays the callee of every call. Its output
-/// goes to `chromium-g<N>.log` in the report folder.
+/// Headless Chromium on one of rtcswarm's pages, its fake camera set to the size and rate
+/// asked for: the callee of a `pair` group's calls (`partner: "chromium"`, the built-in
+/// room server's `/peer` page with the group's rooms), or a group's own peers
+/// (`client: "chromium"`, `BrowserCohort`). Its output goes to `chromium-g<N>.log` in the
+/// report folder.
 ///
 /// Chromium gathers every interface of the machine as ICE candidates; run rtcswarm in a
 /// network namespace that has only `lo` (`unshare --net`) to keep the calls on loopback.
@@ -14,9 +15,11 @@ final class ChromiumPartner {
 
     /// Flags for an unattended browser that calls over loopback (TARGETS.md): fake camera
     /// and microphone granted without a prompt, loopback candidates allowed and not hidden
-    /// behind mDNS names, no name resolution and no background traffic.
-    static func arguments(profile: URL, fps: Int, page: String) -> [String] {
-        [
+    /// behind mDNS names, no name resolution and no background traffic; without
+    /// `webSecurity` a `file://` page may POST to any server (not every WHEP server sends
+    /// CORS headers).
+    static func arguments(profile: URL, fps: Int, page: String, webSecurity: Bool = true) -> [String] {
+        (webSecurity ? [] : ["--disable-web-security"]) + [
             "--headless=new", "--no-sandbox", "--disable-gpu", "--use-fake-device-for-media-stream=fps=\(fps)",
             "--use-fake-ui-for-media-stream", "--allow-loopback-in-peer-connection",
             "--disable-features=WebRtcHideLocalIpsWithMdns", "--no-first-run", "--disable-background-networking",
@@ -53,12 +56,12 @@ final class ChromiumPartner {
     }
 
     /// Starts the browser on `page`; it runs until `stop()`.
-    init(page: String, fps: Int, log: URL) throws(TargetError) {
+    init(page: String, fps: Int, log: URL, webSecurity: Bool = true) throws(TargetError) {
         profile = FileManager.default.temporaryDirectory.appendingPathComponent("rtcswarm-chromium-\(UUID().uuidString)")
         process = Process()
         do {
             process.executableURL = try Self.executable()
-            process.arguments = Self.arguments(profile: profile, fps: fps, page: page)
+            process.arguments = Self.arguments(profile: profile, fps: fps, page: page, webSecurity: webSecurity)
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let output = try FileHandle(forWritingTo: log)
             process.standardOutput = output

@@ -1,0 +1,186 @@
+import Foundation
+import RoomServer
+
+/// The page one headless Chromium loads from the report folder to run a
+/// `client: "chromium"` group: one RTCPeerConnection per planned peer, each started and
+/// stopped at its planned wall-clock time, doing its own signaling with the target (SRS's
+/// `/rtc/v1/play/` and `/publish/` JSON API, WHIP RFC 9725, WHEP) and its own ICE and DTLS.
+///
+/// Each peer times its setup as METRICS.md defines rtcswarm's (`signaling_ms` from the
+/// offer created to the answer applied, `ice_ms` to `iceConnectionState` "connected",
+/// `dtls_ms` from there to `connectionState` "connected", `setup_ms` from the peer's start),
+/// and at its stop writes one console line `rtcswarm-cohort-result <base64 JSON>` with
+/// those phases and its `getStats()` figures (`BrowserStatsScript`); base64 keeps quotes
+/// and line breaks intact through Chromium's log. The page is `file://`, so the browser
+/// runs with web security off to POST to the target (SRS sends CORS headers; not every
+/// WHEP server does).
+enum BrowserCohortPage {
+    /// The console line that carries one peer's result.
+    static let resultPrefix = "rtcswarm-cohort-result "
+
+    struct Configuration: Encodable {
+        struct Peer: Encodable {
+            var id: String
+            var role: String
+            /// `srs` (the JSON API), `whip` or `whep`.
+            var api: String
+            /// Where the offer goes.
+            var url: String
+            /// For `srs`: the body's `api` and `streamurl`.
+            var srsApi: String?
+            var streamUrl: String?
+            var token: String?
+            /// Wall-clock milliseconds since 1970 (`Date.now()`).
+            var startAt: Double
+            var stopAt: Double
+        }
+        struct Video: Encodable {
+            var width: Int
+            var height: Int
+            var fps: Int
+            /// The MIME type to put first (`video/H264`), or nil for Chromium's order.
+            var codec: String?
+        }
+        var peers: [Peer]
+        var video: Video?
+        var audio: Bool
+    }
+
+    /// The page with `configuration` in it, as a JSON island no `</script>` can close early.
+    static func html(_ configuration: Configuration) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = (try? encoder.encode(configuration)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return template.replacingOccurrences(of: "__CONFIGURATION__", with: json.replacingOccurrences(of: "</", with: "<\\/"))
+    }
+
+    private static let template = #"""
+    <!doctype html>
+    <html><head><meta charset="utf-8"><title>rtcswarm browser cohort</title></head>
+    <body><pre id="log"></pre>
+    <script type="application/json" id="configuration">__CONFIGURATION__</script>
+    <script>
+    "use strict";
+    const config = JSON.parse(document.getElementById("configuration").textContent);
+    const dataLabel = undefined;
+    function log(line) {
+      document.getElementById("log").textContent += line + "\n";
+      console.log("rtcswarm-cohort: " + line);
+    }
+    const emit = result => console.log("rtcswarm-cohort-result " + btoa(unescape(encodeURIComponent(JSON.stringify(result)))));
+    const sleepUntil = epochMs => new Promise(resolve => setTimeout(resolve, Math.max(0, epochMs - Date.now())));
+
+    \#(BrowserStatsScript.figures)
+
+    async function camera() {
+      const senders = config.peers.some(p => p.role === "publisher");
+      if (!senders || (!config.video && !config.audio)) return new MediaStream();
+      const video = config.video ? { width: { exact: config.video.width }, height: { exact: config.video.height },
+                                     frameRate: { exact: config.video.fps } } : false;
+      return navigator.mediaDevices.getUserMedia({ audio: config.audio, video });
+    }
+
+    // The target's codec first (SRS takes H.264 only); for H.264 packetization-mode 1 and
+    // the constrained baseline profile (42e01f) first, as SRS and most servers want.
+    function preferCodec(transceiver, capabilities) {
+      const wanted = config.video && config.video.codec;
+      if (!wanted || !capabilities) return;
+      const rank = c => c.mimeType.toLowerCase() !== wanted.toLowerCase() ? 3
+        : !wanted.endsWith("H264") ? 0
+        : (c.sdpFmtpLine || "").includes("packetization-mode=1") ? ((c.sdpFmtpLine || "").includes("42e01f") ? 0 : 1) : 2;
+      transceiver.setCodecPreferences(capabilities.codecs.slice().sort((a, b) => rank(a) - rank(b)));
+    }
+
+    // SRS's JSON API (PROTOCOLS.md 1), or WHIP/WHEP: the offer as application/sdp, the
+    // answer in 201 Created, the session in Location (RFC 9725 4.2).
+    async function signal(peer, sdp) {
+      const headers = peer.token ? { Authorization: "Bearer " + peer.token } : {};
+      if (peer.api === "srs") {
+        const response = await fetch(peer.url, { method: "POST", headers: { ...headers, "Content-Type": "application/json" },
+          body: JSON.stringify({ api: peer.srsApi, tid: peer.id, streamurl: peer.streamUrl, clientip: null, sdp }) });
+        const text = await response.text();
+        let reply;
+        try { reply = JSON.parse(text); } catch (e) { throw new Error(`SRS answered HTTP ${response.status}: ${text.slice(0, 300)}`); }
+        if (reply.code !== 0 || !reply.sdp) throw new Error(`SRS answered code ${reply.code}: ${text.slice(0, 300)}`);
+        return { sdp: reply.sdp };
+      }
+      const response = await fetch(peer.url, { method: "POST", headers: { ...headers, "Content-Type": "application/sdp" }, body: sdp });
+      const text = await response.text();
+      if (response.status !== 201) throw new Error(`${peer.api.toUpperCase()} answered HTTP ${response.status}: ${text.slice(0, 300)}`);
+      const location = response.headers.get("Location");
+      return { sdp: text, session: location ? new URL(location, peer.url).href : undefined };
+    }
+
+    async function run(peer, media) {
+      await sleepUntil(peer.startAt);
+      const result = { id: peer.id, startedAt: Date.now(), phases: {} };
+      const at = { channels: {}, start: performance.now() };
+      let pc, session, stage = "signaling";
+      try {
+        pc = new RTCPeerConnection({ iceServers: [] });
+        pc.oniceconnectionstatechange = () => {
+          if (pc.iceConnectionState === "connected" && at.ice === undefined) at.ice = performance.now();
+        };
+        pc.onconnectionstatechange = () => {
+          if (pc.connectionState === "connected" && at.dtls === undefined) at.dtls = performance.now();
+          if (pc.connectionState === "failed" && result.error === undefined) result.error = `connection failed (ICE ${pc.iceConnectionState})`;
+        };
+        if (peer.role === "publisher") {
+          for (const track of media.getTracks()) {
+            const transceiver = pc.addTransceiver(track.clone(), { direction: "sendonly", streams: [media] });
+            if (track.kind === "video") {
+              preferCodec(transceiver, RTCRtpSender.getCapabilities("video"));
+              const parameters = transceiver.sender.getParameters();
+              parameters.degradationPreference = "maintain-resolution";
+              await transceiver.sender.setParameters(parameters);
+            }
+          }
+        } else {
+          if (config.video) preferCodec(pc.addTransceiver("video", { direction: "recvonly" }), RTCRtpReceiver.getCapabilities("video"));
+          if (config.audio) pc.addTransceiver("audio", { direction: "recvonly" });
+          pc.ontrack = e => {
+            // Rendered, so the received video is decoded as a viewer's would be.
+            const element = document.createElement(e.track.kind);
+            element.muted = true;
+            element.autoplay = true;
+            element.srcObject = new MediaStream([e.track]);
+            document.body.append(element);
+          };
+        }
+        const offer = await pc.createOffer();
+        await pc.setLocalDescription(offer);
+        at.offer = performance.now();
+        const answer = await signal(peer, offer.sdp);
+        session = answer.session;
+        await pc.setRemoteDescription({ type: "answer", sdp: answer.sdp });
+        at.remote = performance.now();
+        stage = "ice";
+        await sleepUntil(peer.stopAt);
+        stage = at.ice === undefined ? "ice" : at.dtls === undefined ? "dtls" : "media";
+        if (at.dtls === undefined && result.error === undefined) result.error = `not connected by the peer's stop (ICE ${pc.iceConnectionState}, connection ${pc.connectionState})`;
+        result.stats = await figures(pc, at);
+      } catch (error) {
+        result.error = String(error && error.message || error);
+      }
+      const phase = (from, to) => at[from] === undefined || at[to] === undefined ? undefined : at[to] - at[from];
+      result.phases = { signaling_ms: phase("offer", "remote"), ice_ms: phase("remote", "ice"), dtls_ms: phase("ice", "dtls"),
+                        setup_ms: phase("start", "dtls") };
+      if (result.error !== undefined) result.failedPhase = stage;
+      if (pc) pc.close();
+      if (session) await fetch(session, { method: "DELETE", headers: peer.token ? { Authorization: "Bearer " + peer.token } : {} }).catch(() => {});
+      result.endedAt = Date.now();
+      emit(result);
+    }
+
+    camera().then(media => {
+      log("camera " + media.getTracks().map(t => t.kind + " " + JSON.stringify(t.getSettings())).join(", "));
+      return Promise.all(config.peers.map(peer => run(peer, media)));
+    }, error => {
+      log("camera refused: " + error);
+      for (const peer of config.peers) emit({ id: peer.id, startedAt: Date.now(), endedAt: Date.now(), phases: {},
+                                              failedPhase: "signaling", error: "getUserMedia: " + error });
+    }).then(() => log("all peers reported"));
+    </script>
+    </body></html>
+    """#
+}
