@@ -35,8 +35,9 @@ require_swift
 # coturn are interop targets (TARGETS.md); tshark cross-checks loss and jitter against a
 # capture on lo; ffmpeg's ssim and psnr filters check rtcswarm's SSIM and PSNR; cc builds the
 # loopback shim below; Go and Debian's Pion sources build the Pion test server below;
-# prometheus scrapes a run's --metrics-listen (PrometheusScrapeTests).
-ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose chromium janus coturn tshark ffmpeg gcc libc6-dev iproute2 util-linux golang-go golang-github-pion-webrtc.v3-dev prometheus
+# prometheus scrapes a run's --metrics-listen (PrometheusScrapeTests); nftables drops UDP
+# in the namespace where rtcswarm and Chromium set up beside each other (BrowserCohortSetupTests).
+ensure_packages "${RTCSWARM_BUILD_PACKAGES[@]}" docker-compose chromium janus coturn tshark ffmpeg gcc libc6-dev iproute2 util-linux golang-go golang-github-pion-webrtc.v3-dev prometheus nftables
 # Independent peers and servers the interop tests run against (TARGETS.md).
 ensure_venv .venv Tests/Interop/requirements.txt
 # The mock OWT portal on Engine.IO 3 (python-socketio 4), as OWT's Socket.IO 2.x portals spoke.
@@ -55,6 +56,8 @@ if [ ! -e "$pion" ] || [ -n "$(find Tests/Interop/pion -newer "$pion")" ]; then
     Tests/Interop/pion/build.sh .build/interop
 fi
 swift build --build-tests
+# Tests that time rtcswarm against another client run it as users do, from its release build.
+swift build -c release --product rtcswarm
 # Each interop test writes its cell of the interop matrix here (InteropRecorder); a run
 # starts empty so the matrix shows this run only.
 export RTCSWARM_INTEROP_RESULTS=${RTCSWARM_INTEROP_RESULTS:-$PWD/.build/interop/results}
