@@ -44,7 +44,7 @@ extension Peer {
             guard timeline.iceConnected == nil else { return }
             timeline.iceConnected = now
             events.append(.phaseCompleted(.ice, at: now))
-            dtls?.retransmitTimeout = Self.dtlsRetransmitTimeout(roundTrip: ice.stats.selectedPairRtt)
+            dtls?.retransmitTimeout = Self.dtlsRetransmitTimeout(roundTrip: ice.stats.selectedPairRtt, profile: ice.options.profile)
             dtls?.start(now: now)
         case .failed:
             isConnected = false
@@ -54,11 +54,17 @@ extension Peer {
         }
     }
 
-    /// The first DTLS retransmission timer once ICE knows the round trip: twice it, at
-    /// least 100 ms (what RFC 9147 5.8.2 suggests for real-time use instead of RFC 6347's
-    /// 1 s), at most 1 s. On loopback a lost flight then costs 100 ms, not 1 s, 2 s, 4 s.
-    static func dtlsRetransmitTimeout(roundTrip: Duration?) -> Duration {
-        min(.seconds(1), max(.milliseconds(100), (roundTrip ?? .milliseconds(500)) * 2))
+    /// The first DTLS retransmission timer once ICE knows the round trip: twice it, kept
+    /// within the profile's bounds; it doubles on each expiry (RFC 6347 4.2.4.1).
+    /// - `libwebrtc`: 50 ms to 3 s, as libwebrtc's DTLS transport bounds it; Chromium on
+    ///   loopback sends a lost flight again 58-66 ms later (`BrowserCohortSetupTests`).
+    /// - `rfc8445`: 100 ms (what RFC 9147 5.8.2 suggests for real-time use instead of
+    ///   RFC 6347's 1 s) to 1 s.
+    /// Without a round trip, 1 s (RFC 6347 4.2.4.1).
+    static func dtlsRetransmitTimeout(roundTrip: Duration?, profile: IceProfile) -> Duration {
+        guard let roundTrip else { return .seconds(1) }
+        let (floor, ceiling): (Duration, Duration) = profile == .libwebrtc ? (.milliseconds(50), .seconds(3)) : (.milliseconds(100), .seconds(1))
+        return min(ceiling, max(floor, roundTrip * 2))
     }
 
     private func gatherAnswered() {

@@ -14,10 +14,9 @@ import WebRTCTestKit
 /// - `setup`: signaling + ice + dtls, the time the network, the server and the client's
 ///   pacing and timers took.
 ///
-/// A player is Chromium when its HTTP User-Agent names Chrome and its checks carry
-/// GOOG-NETWORK-INFO (attribute 0xC057, which libwebrtc adds and rtcswarm does not). Each
-/// POST is matched to the first unmatched flow of the same client whose first check came
-/// after it; players arrive far enough apart that the order decides.
+/// A player is Chromium when its HTTP User-Agent names Chrome (rtcswarm sends none). Each
+/// POST is matched to its flow by SRS's ICE username fragment: the answer's `a=ice-ufrag`
+/// is the first half of the USERNAME in the player's checks (RFC 8445 7.2.2).
 struct WireSetupPhases {
     struct Player {
         var chromium: Bool
@@ -26,13 +25,40 @@ struct WireSetupPhases {
         var iceMs: Double?
         var dtlsMs: Double?
         var setupMs: Double? { iceMs.flatMap { ice in dtlsMs.map { signalingMs + ice + $0 } } }
+        /// The client's timers where loss made it repeat itself during setup: from its
+        /// first check that got no answer to its next check, and from a DTLS flight to
+        /// the same flight again (keyed by its first handshake message, since a repeated
+        /// flight may go out one message per datagram).
+        var iceRepeatMs: Double?
+        var dtlsRepeatMs: Double?
     }
 
     private struct Flow {
-        var chromium = false
+        var serverUfrag: String?
         var firstCheck: Double?
         var usable: Double?
         var done: Double?
+        var checks: [(at: Double, id: String)] = []
+        var answered = Set<String>()
+        /// The client's handshake datagrams before the server's final flight: when, and the
+        /// first handshake message in each.
+        var flights: [(at: Double, first: String)] = []
+
+        var iceRepeatMs: Double? {
+            guard let index = checks.indices.dropLast().first(where: { !answered.contains(checks[$0].id) }) else { return nil }
+            return (checks[index + 1].at - checks[index].at) * 1000
+        }
+
+        /// Repeats less than 5 ms apart are not timers: Chromium sends its ClientHello twice
+        /// at once.
+        var dtlsRepeatMs: Double? {
+            for (index, flight) in flights.enumerated() {
+                if let earlier = flights[..<index].last(where: { $0.first == flight.first }), flight.at - earlier.at > 0.005 {
+                    return (flight.at - earlier.at) * 1000
+                }
+            }
+            return nil
+        }
     }
 
     let players: [Player]
@@ -45,12 +71,14 @@ struct WireSetupPhases {
                                      ["frame.number", "frame.time_epoch", "http.user_agent", "http.request.uri"])
             .filter { $0[3].contains(offerPath) }
             .compactMap { row in Double(row[1]).map { (frame: row[0], at: $0, chromium: row[2].contains("Chrome")) } }
-        var answers: [String: Double] = [:]
-        for row in try Self.rows(tshark, capture, filter: "http.response", ["http.request_in", "frame.time_epoch"]) {
-            answers[row[0]] = Double(row[1])
+        var answers: [String: (at: Double, ufrag: String)] = [:]
+        for row in try Self.rows(tshark, capture, filter: "http.response", ["http.request_in", "frame.time_epoch", "http.file_data"]) {
+            guard let at = Double(row[1]), let range = row[2].range(of: "a=ice-ufrag:") else { continue }
+            answers[row[0]] = (at, String(row[2][range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "/" }))
         }
         var flows: [Int: Flow] = [:]
-        let fields = ["frame.time_epoch", "udp.srcport", "udp.dstport", "stun.type", "stun.att.type", "dtls.record.content_type"]
+        let fields = ["frame.time_epoch", "udp.srcport", "udp.dstport", "stun.type", "stun.att.username", "dtls.record.content_type", "stun.id",
+                      "dtls.handshake.type"]
         for row in try Self.rows(tshark, capture, filter: "stun || dtls", fields) {
             guard let at = Double(row[0]), let source = Int(row[1]), let destination = Int(row[2]) else { continue }
             let fromPlayer = destination == rtcPort
@@ -58,20 +86,24 @@ struct WireSetupPhases {
             var flow = flows[fromPlayer ? source : destination, default: Flow()]
             if fromPlayer, row[3] == "0x0001" {
                 flow.firstCheck = flow.firstCheck ?? at
-                flow.chromium = flow.chromium || row[4].split(separator: ",").contains("0xc057")
+                flow.serverUfrag = flow.serverUfrag ?? row[4].split(separator: ":").first.map(String.init)
+                if flow.usable == nil { flow.checks.append((at, row[6])) }
             }
-            if !fromPlayer, row[3] == "0x0101" { flow.usable = flow.usable ?? at }
+            if !fromPlayer, row[3] == "0x0101" {
+                flow.usable = flow.usable ?? at
+                flow.answered.insert(row[6])
+            }
+            if fromPlayer, flow.done == nil, let first = row[7].split(separator: ",").first { flow.flights.append((at, String(first))) }
             if !fromPlayer, row[5].split(separator: ",").contains("20") { flow.done = flow.done ?? at }
             flows[fromPlayer ? source : destination] = flow
         }
-        var unmatched = flows.values.filter { $0.firstCheck != nil }.sorted { $0.firstCheck! < $1.firstCheck! }
+        let byUfrag = Dictionary(flows.values.compactMap { flow in flow.serverUfrag.map { ($0, flow) } }) { first, _ in first }
         players = requests.sorted { $0.at < $1.at }.compactMap { request in
-            guard let answer = answers[request.frame],
-                  let index = unmatched.firstIndex(where: { $0.chromium == request.chromium && $0.firstCheck! > request.at }) else { return nil }
-            let flow = unmatched.remove(at: index)
+            guard let answer = answers[request.frame], let flow = byUfrag[answer.ufrag], let firstCheck = flow.firstCheck else { return nil }
             let ms = { (from: Double?, to: Double?) -> Double? in from.flatMap { from in to.map { ($0 - from) * 1000 } } }
-            return Player(chromium: request.chromium, signalingMs: (answer - request.at) * 1000, applyingMs: (flow.firstCheck! - answer) * 1000,
-                          iceMs: ms(flow.firstCheck, flow.usable), dtlsMs: ms(flow.usable, flow.done))
+            return Player(chromium: request.chromium, signalingMs: (answer.at - request.at) * 1000, applyingMs: (firstCheck - answer.at) * 1000,
+                          iceMs: ms(firstCheck, flow.usable), dtlsMs: ms(flow.usable, flow.done), iceRepeatMs: flow.iceRepeatMs,
+                          dtlsRepeatMs: flow.dtlsRepeatMs)
         }
     }
 

@@ -74,12 +74,18 @@ final class PeerCallTests: XCTestCase {
         XCTAssertGreaterThan(packets[1], packets[0])
     }
 
-    /// RFC 9147 5.8.2: the first DTLS timer follows the ICE round trip, between 100 ms and 1 s.
+    /// The first DTLS timer follows the ICE round trip (twice it) within the profile's
+    /// bounds: libwebrtc's 50 ms to 3 s, rfc8445's 100 ms to 1 s (RFC 9147 5.8.2).
     func testDtlsRetransmitTimeoutFollowsTheIceRoundTrip() {
-        XCTAssertEqual(Peer.dtlsRetransmitTimeout(roundTrip: nil), .seconds(1))
-        XCTAssertEqual(Peer.dtlsRetransmitTimeout(roundTrip: .microseconds(300)), .milliseconds(100))
-        XCTAssertEqual(Peer.dtlsRetransmitTimeout(roundTrip: .milliseconds(120)), .milliseconds(240))
-        XCTAssertEqual(Peer.dtlsRetransmitTimeout(roundTrip: .milliseconds(900)), .seconds(1))
+        XCTAssertEqual(Peer.dtlsRetransmitTimeout(roundTrip: nil, profile: .libwebrtc), .seconds(1))
+        XCTAssertEqual(Peer.dtlsRetransmitTimeout(roundTrip: .microseconds(300), profile: .libwebrtc), .milliseconds(50))
+        XCTAssertEqual(Peer.dtlsRetransmitTimeout(roundTrip: .milliseconds(120), profile: .libwebrtc), .milliseconds(240))
+        XCTAssertEqual(Peer.dtlsRetransmitTimeout(roundTrip: .milliseconds(900), profile: .libwebrtc), .milliseconds(1800))
+        XCTAssertEqual(Peer.dtlsRetransmitTimeout(roundTrip: .seconds(2), profile: .libwebrtc), .seconds(3))
+        XCTAssertEqual(Peer.dtlsRetransmitTimeout(roundTrip: nil, profile: .rfc8445), .seconds(1))
+        XCTAssertEqual(Peer.dtlsRetransmitTimeout(roundTrip: .microseconds(300), profile: .rfc8445), .milliseconds(100))
+        XCTAssertEqual(Peer.dtlsRetransmitTimeout(roundTrip: .milliseconds(120), profile: .rfc8445), .milliseconds(240))
+        XCTAssertEqual(Peer.dtlsRetransmitTimeout(roundTrip: .milliseconds(900), profile: .rfc8445), .seconds(1))
     }
 
     func testMediaFlowsBackFromTheAnswererOnSendrecvSections() throws {

@@ -1,0 +1,43 @@
+import Foundation
+import Report
+import WebRTCTestKit
+import XCTest
+
+/// Chromium publishing into SRS through SRS's JSON API (`groups[].client: "chromium"` on a
+/// publisher), played by rtcswarm players and Chromium players of the same stream at the
+/// same time: what each side received, figure by figure.
+final class BrowserCohortInteropTests: XCTestCase {
+    func testChromiumPublishesThroughSRSToRtcswarmAndChromiumPlayersAlike() throws {
+        let cell = InteropRecorder.cell(self, target: "Chromium", version: TargetVersion.chromium,
+                                        role: "publisher into SRS (JSON API), played by rtcswarm and Chromium players", codec: "H.264+Opus")
+        let run = try CohortRun(players: 4, variables: ["PUBLISHER_CLIENT": "chromium", "SRS_API": "rtc"])
+        defer { run.remove() }
+        let report = try run.start()
+        let peers = report.cells.flatMap(\.peers)
+        let natives = peers.filter { $0.client == nil }
+        cell.measured(peers: natives)
+        for peer in peers where peer.outcome != .completed {
+            XCTFail("\(peer.id) (\(peer.client ?? "rtcswarm")) \(peer.outcome) in \(peer.failedPhase ?? "?"): \(peer.failureReason ?? "")")
+        }
+        XCTAssertEqual([natives.count, peers.count], [4, 9], "four rtcswarm players; Chromium's publisher and four players")
+        let publisher = try XCTUnwrap(peers.first { $0.role == "publisher" }?.browser?.stream("outbound", "video"), "Chromium's publisher stats")
+        XCTAssertEqual([publisher.frameWidth, publisher.frameHeight], [320, 180], "Chromium sent its camera's size")
+        XCTAssertEqual(publisher.codec, "video/H264")
+        XCTAssertGreaterThan(publisher.frames ?? 0, 150, "about 30 fps for the 8 s run")
+        for native in natives {
+            let video = try XCTUnwrap(native.streams.first { $0.kind == "video" }, "\(native.id) received video")
+            XCTAssertEqual(Array(video.resolutions.keys), ["320x180"], "\(native.id) decoded Chromium's frames at its size")
+            XCTAssertEqual(video.residualLossPct, 0, "\(native.id)")
+            XCTAssertNotNil(native.streams.first { $0.kind == "audio" && $0.packetsReceived > 0 }, "\(native.id) received Chromium's audio")
+        }
+        let rows = try XCTUnwrap(report.cells.first?.calibration, "the native-vs-browser table")
+        let frames = try XCTUnwrap(rows.first { $0.role == "player" && $0.figure == "video.frames_received" })
+        let native = try XCTUnwrap(frames.native), browser = try XCTUnwrap(frames.browser)
+        // Both kinds of player joined at the same times: they saw about the same frames (Chromium
+        // sets up 20-30 ms later here and counts only frames it could decode).
+        XCTAssertEqual(native, browser, accuracy: browser * 0.1, "frames received: rtcswarm \(native), Chromium \(browser)")
+        XCTAssertEqual(rows.first { $0.figure == "video.frame_height" }?.difference, 0)
+        print(rows.map { "\($0.role) \($0.figure): rtcswarm \($0.native.map { "\($0)" } ?? "-"), Chromium \($0.browser.map { "\($0)" } ?? "-")" }
+            .joined(separator: "\n"))
+    }
+}
