@@ -77,7 +77,8 @@ enum BrowserPeerPage {
       at.channels[channel.label] = record;
     }
 
-    \#(BrowserStatsScript.figures)
+    \#(BrowserPageScript.figures)
+    \#(BrowserPageScript.render)
 
     const ufragOf = sdp => (sdp.match(/a=ice-ufrag:(\S+)/) || [])[1];
 
@@ -115,14 +116,7 @@ enum BrowserPeerPage {
           if (e.candidate) send({ type: "candidate", label: e.candidate.sdpMLineIndex, id: e.candidate.sdpMid,
                                   candidate: e.candidate.candidate });
         };
-        pc.ontrack = e => {
-          // Rendered, so the received video is decoded as a viewer's would be.
-          const element = document.createElement(e.track.kind);
-          element.muted = true;
-          element.autoplay = true;
-          element.srcObject = new MediaStream([e.track]);
-          document.body.append(element);
-        };
+        pc.ontrack = render;
         pc.oniceconnectionstatechange = () => {
           if (pc.iceConnectionState === "connected" && at.ice === undefined) at.ice = performance.now();
         };

@@ -47,7 +47,7 @@ public final class PionServer: @unchecked Sendable {
     private static let buildLock = NSLock()
 
     /// The built server; builds it when it is missing or older than its sources.
-    static func binary() throws -> URL {
+    public static func binary() throws -> URL {
         let root = ExternalTool.repositoryRoot
         let built = root.appendingPathComponent(relativePath)
         let sources = root.appendingPathComponent("Tests/Interop/pion")

@@ -3,10 +3,42 @@ import Report
 import WebRTCTestKit
 import XCTest
 
-/// Chromium publishing into SRS through SRS's JSON API (`groups[].client: "chromium"` on a
-/// publisher), played by rtcswarm players and Chromium players of the same stream at the
-/// same time: what each side received, figure by figure.
+/// The browser cohort (`groups[].client: "chromium"`) on servers nobody here wrote:
+/// Chromium publishing into SRS through SRS's JSON API, and Chromium playing from the Pion
+/// WHEP server, each beside rtcswarm players of the same stream at the same time: what
+/// each side received, figure by figure.
 final class BrowserCohortInteropTests: XCTestCase {
+    /// rtcswarm's publisher into Pion's WHIP, rtcswarm's and Chromium's players from its WHEP.
+    func testChromiumAndRtcswarmPlayTheSameStreamFromPionsWHEP() throws {
+        let cell = InteropRecorder.cell(self, target: "Pion", role: "WHEP players beside Chromium's (client chromium)", codec: "H.264+Opus")
+        let video = "media: { video: { codec: \"h264\", resolution: \"320x180\", keyframe_interval_s: 2 } }"
+        let run = try CohortRun(server: .pion, scenario: """
+            { name: "pion-cohort", duration_s: 8, target: { kind: "whip", url: "${WHIP_URL}", whep_url: "${WHEP_URL}" },
+              groups: [
+                { role: "publisher", count: 1, stream: { name: "cohort" }, \(video) },
+                { role: "player", count: 3, start_s: 2, arrival: { rate_per_s: 4 }, stream: { name: "cohort" }, \(video) },
+                { role: "player", client: "chromium", count: 3, start_s: 2.0625, arrival: { rate_per_s: 4 }, stream: { name: "cohort" }, \(video) },
+              ] }
+            """, players: 3)
+        defer { run.remove() }
+        let report = try run.start()
+        let peers = report.cells.flatMap(\.peers)
+        cell.measured(peers: peers.filter { $0.client == nil })
+        for peer in peers where peer.outcome != .completed {
+            XCTFail("\(peer.id) (\(peer.client ?? "rtcswarm")) \(peer.outcome) in \(peer.failedPhase ?? "?"): \(peer.failureReason ?? "")")
+        }
+        XCTAssertEqual(peers.filter { $0.client == "chromium" }.count, 3)
+        for browser in peers where browser.client == "chromium" {
+            let inbound = try XCTUnwrap(browser.browser?.stream("inbound", "video"), "\(browser.id)'s video")
+            XCTAssertEqual(inbound.frameHeight, 180, "\(browser.id)")
+            XCTAssertGreaterThan(inbound.frames ?? 0, 100, "\(browser.id): about 30 fps for 5 s")
+        }
+        let rows = try XCTUnwrap(report.cells.first?.calibration, "the native-vs-browser table")
+        let frames = try XCTUnwrap(rows.first { $0.figure == "video.frames_received" })
+        let native = try XCTUnwrap(frames.native), browser = try XCTUnwrap(frames.browser)
+        XCTAssertEqual(native, browser, accuracy: browser * 0.1, "frames received: rtcswarm \(native), Chromium \(browser)")
+    }
+
     func testChromiumPublishesThroughSRSToRtcswarmAndChromiumPlayersAlike() throws {
         let cell = InteropRecorder.cell(self, target: "Chromium", version: TargetVersion.chromium,
                                         role: "publisher into SRS (JSON API), played by rtcswarm and Chromium players", codec: "H.264+Opus")

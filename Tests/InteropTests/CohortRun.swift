@@ -3,15 +3,26 @@ import Report
 import WebRTCTestKit
 import XCTest
 
-/// One run of `Scenarios/srs-browser-cohort.json5` in its own network and process
-/// namespaces (every process in them ends with the script), SRS started inside, tshark
-/// capturing its API and RTC ports, and with `lossPerMille` that share of the setup's
+/// One run of a cohort scenario (`Scenarios/srs-browser-cohort.json5` unless given) in its
+/// own network and process namespaces (every process in them ends with the script), its
+/// server (SRS, or the Pion WHIP/WHEP test server) started inside, tshark capturing the
+/// server's HTTP and RTC ports, and with `lossPerMille` that share of the setup's
 /// datagrams dropped (STUN and DTLS, whose first byte is below 128, RFC 7983 7; media is
 /// left alone, so a stream's start does not hang on a lost keyframe), in each direction
 /// where the capture sees what the player did: the player's after the capture (on input,
 /// so the capture has every one it sent), SRS's before it (on output, so the capture has
 /// only those the player got).
 struct CohortRun {
+    enum Server {
+        /// SRS on 1985 (API) and 8000 (RTC), as `SRS_URL`.
+        case srs
+        /// The Pion test server on 8088, as `WHIP_URL` and `WHEP_URL` (`{stream}` in the path).
+        case pion
+    }
+
+    let server: Server
+    /// The scenario's text; nil for `Scenarios/srs-browser-cohort.json5`.
+    let scenarioText: String?
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cohort-\(UUID().uuidString.prefix(8))")
     let lossPerMille: Int
     let players: Int
@@ -20,10 +31,14 @@ struct CohortRun {
     let variables: [String: String]
     let tshark: URL
     private let unshare: URL
-    private let srsStart: URL
-    private static let (apiPort, rtcPort) = (1985, 8000)
+    /// The script lines that start the server and set its variables.
+    private let serverStart: String
+    private static let (apiPort, rtcPort, pionPort) = (1985, 8000, 8088)
 
-    init(lossPerMille: Int = 0, players: Int, variables: [String: String] = [:]) throws {
+    init(server: Server = .srs, scenario: String? = nil, lossPerMille: Int = 0, players: Int, variables: [String: String] = [:]) throws {
+        precondition(server == .srs || lossPerMille == 0, "the loss rules name SRS's RTC port")
+        self.server = server
+        scenarioText = scenario
         self.lossPerMille = lossPerMille
         self.players = players
         self.variables = variables
@@ -32,7 +47,17 @@ struct CohortRun {
         if lossPerMille > 0 { _ = try ExternalTool.require("nft", installHint: "apt-get install nftables") }
         unshare = try ExternalTool.require("unshare", installHint: "apt-get install util-linux")
         tshark = try ExternalTool.require("tshark", installHint: "apt-get install tshark")
-        srsStart = try SRSUnderTest.startScript()
+        switch server {
+        case .srs:
+            serverStart = "eval \"$('\(try SRSUnderTest.startScript().path)' '\(folder.path)/srs' \(Self.apiPort) \(Self.rtcPort))\""
+        case .pion:
+            let log = folder.appendingPathComponent("pion.log").path
+            serverStart = """
+                '\(try PionServer.binary().path)' -port \(Self.pionPort) > '\(log)' 2>&1 &
+                for i in $(seq 100); do grep -q listening '\(log)' && break; sleep 0.1; done
+                WHIP_URL='http://127.0.0.1:\(Self.pionPort)/whip/{stream}' WHEP_URL='http://127.0.0.1:\(Self.pionPort)/whep/{stream}'
+                """
+        }
     }
 
     var capture: String { folder.appendingPathComponent("capture.pcapng").path }
@@ -42,7 +67,12 @@ struct CohortRun {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let rtcswarm = try ExternalTool.requireFile(ExternalTool.repositoryRoot.appendingPathComponent(".build/release/rtcswarm").path,
                                                     installHint: "swift build -c release --product rtcswarm; scripts/run-tests.sh builds it").path
-        let scenario = ExternalTool.repositoryRoot.appendingPathComponent("Scenarios/srs-browser-cohort.json5").path
+        var scenario = ExternalTool.repositoryRoot.appendingPathComponent("Scenarios/srs-browser-cohort.json5").path
+        if let scenarioText {
+            scenario = folder.appendingPathComponent("scenario.json5").path
+            try scenarioText.write(toFile: scenario, atomically: true, encoding: .utf8)
+        }
+        let ports = server == .srs ? "udp port \(Self.rtcPort) or tcp port \(Self.apiPort)" : "udp or tcp port \(Self.pionPort)"
         let out = folder.appendingPathComponent("out").path
         let drop = lossPerMille == 0 ? "" : """
             nft add table inet cohort
@@ -56,17 +86,17 @@ struct CohortRun {
         let assignments = settings.sorted { $0.key < $1.key }.map { " \($0.key)='\($0.value)'" }.joined()
         let script = """
             set -e
+            SRS_URL= WHIP_URL= WHEP_URL=
             ip link set lo up
-            \(drop)eval "$('\(srsStart.path)' '\(folder.path)/srs' \(Self.apiPort) \(Self.rtcPort))"
-            tshark -i lo -f 'udp port \(Self.rtcPort) or tcp port \(Self.apiPort)' -w '\(capture)' -q > '\(folder.path)/tshark.log' 2>&1 &
+            \(drop)\(serverStart)
+            tshark -i lo -f '\(ports)' -w '\(capture)' -q > '\(folder.path)/tshark.log' 2>&1 &
             capturing=$!
             for i in $(seq 100); do [ -s '\(capture)' ] && break; sleep 0.1; done
             set +e
-            env SRS_URL="$SRS_URL"\(assignments) '\(rtcswarm)' run '\(scenario)' --out '\(out)'
+            env SRS_URL="$SRS_URL" WHIP_URL="$WHIP_URL" WHEP_URL="$WHEP_URL"\(assignments) '\(rtcswarm)' run '\(scenario)' --out '\(out)'
             status=$?
             sleep 0.5
             kill -INT $capturing; wait $capturing
-            kill -9 "$SRS_PID"
             exit $status
             """
         let result = try ExternalTool.run(unshare, ["--net", "--pid", "--fork", "sh", "-c", script])

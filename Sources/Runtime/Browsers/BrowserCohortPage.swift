@@ -10,7 +10,7 @@ import RoomServer
 /// offer created to the answer applied, `ice_ms` to `iceConnectionState` "connected",
 /// `dtls_ms` from there to `connectionState` "connected", `setup_ms` from the peer's start),
 /// and at its stop writes one console line `rtcswarm-cohort-result <base64 JSON>` with
-/// those phases and its `getStats()` figures (`BrowserStatsScript`); base64 keeps quotes
+/// those phases and its `getStats()` figures (`BrowserPageScript`); base64 keeps quotes
 /// and line breaks intact through Chromium's log. The page is `file://`, so the browser
 /// runs with web security off to POST to the target (SRS sends CORS headers; not every
 /// WHEP server does).
@@ -70,7 +70,8 @@ enum BrowserCohortPage {
     const emit = result => console.log("rtcswarm-cohort-result " + btoa(unescape(encodeURIComponent(JSON.stringify(result)))));
     const sleepUntil = epochMs => new Promise(resolve => setTimeout(resolve, Math.max(0, epochMs - Date.now())));
 
-    \#(BrowserStatsScript.figures)
+    \#(BrowserPageScript.figures)
+    \#(BrowserPageScript.render)
 
     async function camera() {
       const senders = config.peers.some(p => p.role === "publisher");
@@ -138,14 +139,7 @@ enum BrowserCohortPage {
         } else {
           if (config.video) preferCodec(pc.addTransceiver("video", { direction: "recvonly" }), RTCRtpReceiver.getCapabilities("video"));
           if (config.audio) pc.addTransceiver("audio", { direction: "recvonly" });
-          pc.ontrack = e => {
-            // Rendered, so the received video is decoded as a viewer's would be.
-            const element = document.createElement(e.track.kind);
-            element.muted = true;
-            element.autoplay = true;
-            element.srcObject = new MediaStream([e.track]);
-            document.body.append(element);
-          };
+          pc.ontrack = render;
         }
         const offer = await pc.createOffer();
         await pc.setLocalDescription(offer);

@@ -1,9 +1,9 @@
-/// The page script both browser pages share (`BrowserPeerPage`, the cohort page): the
-/// JavaScript function `figures(pc, at)` that reads `getStats()` (W3C webrtc-stats) into
-/// the JSON `BrowserStats` decodes. `at` holds the page's `performance.now()` times
+/// The page script both browser pages share (`BrowserPeerPage`, the cohort page), as
+/// JavaScript functions: `figures(pc, at)` reads `getStats()` (W3C webrtc-stats) into the
+/// JSON `BrowserStats` decodes, and `render(event)` shows a received track. `at` holds the page's `performance.now()` times
 /// (`remote`, `ice`, `dtls`, `dtlsTransport`, `restart`) and its data channels'
 /// records (`channels`); the page defines `dataLabel`, the label of its own channel.
-public enum BrowserStatsScript {
+public enum BrowserPageScript {
     public static let figures = #"""
 /// One figure per inbound-rtp and outbound-rtp stream and per data channel, and the
 /// setup phases timed in `at`, with the names BrowserStats reads.
@@ -38,6 +38,18 @@ async function figures(pc, at) {
     ms: at.restart.connected === undefined ? undefined : at.restart.connected - at.restart.started };
   return { userAgent: navigator.userAgent, streams, dataChannels, iceMs: phase("remote", "ice"), dtlsMs: phase("ice", "dtls"),
            iceRestart: restart };
+}
+"""#
+
+    /// `pc.ontrack = render`: each received track in an element of the page, so received
+    /// video is decoded as a viewer's would be.
+    public static let render = #"""
+function render(event) {
+  const element = document.createElement(event.track.kind);
+  element.muted = true;
+  element.autoplay = true;
+  element.srcObject = new MediaStream([event.track]);
+  document.body.append(element);
 }
 """#
 }
