@@ -139,6 +139,17 @@ extension Peer: DatagramMachine {
         addReceiveStream(index, ssrc: packet.ssrc, rtxSsrc: nil)
     }
 
+    /// Emits, as the streams end, the complete frames of sections that do not NACK still
+    /// held for older incomplete ones (waiting only for reordering, `reorderWait`), so a
+    /// frame that arrived in the last 20 ms after a loss counts as played. A NACKed
+    /// section's held frames wait for resends that may still come: they stay unplayed.
+    public func releaseHeldFrames(now: Instant) {
+        for index in media.indices where media[index].assembler != nil && !media[index].info.nack {
+            media[index].assembler?.releaseHeld()
+            drainFrames(index, now: now)
+        }
+    }
+
     /// Emits the section's complete frames and asks for a keyframe when one is missing:
     /// none yet, or frames were dropped since the last one (RFC 4585 6.3.1).
     func drainFrames(_ index: Int, now: Instant) {

@@ -82,6 +82,24 @@ final class FrameAssemblerTests: XCTestCase {
         XCTAssertEqual(assembler.framesStalled(now: Instant(nanoseconds: 1_000_000_000)), 4)
     }
 
+    /// At the stream's end the frame waiting for an older incomplete one comes out at once,
+    /// the older one dropped, before its wait is over.
+    func testReleaseHeldDeliversTheWaitingFrameAtTheEnd() {
+        let frames = vp8Frames(count: 3, size: 3000, firstSequence: 10)
+        var assembler = FrameAssembler(depacketizer: Vp8Depacketizer(), maxWait: .milliseconds(20))
+        for packet in frames[0] { assembler.insert(packet, now: .zero) }
+        for packet in frames[1] where packet.sequenceNumber != 14 { assembler.insert(packet, now: Instant(nanoseconds: 20_000_000)) }
+        for packet in frames[2] { assembler.insert(packet, now: Instant(nanoseconds: 40_000_000)) }
+        XCTAssertEqual(assembler.pollFrame()?.timestamp, 0)
+        XCTAssertNil(assembler.pollFrame(), "frame 2 waits 20 ms for frame 1")
+        assembler.releaseHeld()
+        XCTAssertEqual(assembler.pollFrame()?.timestamp, 6000)
+        XCTAssertNil(assembler.pollFrame())
+        XCTAssertEqual([assembler.statistics.framesCompleted, assembler.statistics.framesDropped], [2, 1])
+        assembler.releaseHeld()
+        XCTAssertNil(assembler.pollFrame(), "nothing held twice")
+    }
+
     func testLaterFrameGivesUpOnOlderAfterMaxWait() {
         let frames = vp8Frames(count: 2, size: 3000, firstSequence: 10)
         var assembler = FrameAssembler(depacketizer: Vp8Depacketizer(), maxWait: .milliseconds(100))

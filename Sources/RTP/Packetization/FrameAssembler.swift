@@ -149,6 +149,13 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
     /// When a waiting frame gives up on the frames before it.
     public func pollTimeout() -> Instant? { pending.first.map { $0.completedAt + maxWait } }
 
+    /// At the end of the stream: every frame still waiting for an older incomplete one is
+    /// delivered (the older ones given up on), as a receiver that stops plays what it holds.
+    public mutating func releaseHeld() {
+        guard let latest = pending.map(\.completedAt).max() else { return }
+        release(now: latest + maxWait)
+    }
+
     /// The next frame, in sequence order.
     public mutating func pollFrame() -> AssembledFrame? {
         ready.isEmpty ? nil : ready.removeFirst()

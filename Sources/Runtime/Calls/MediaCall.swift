@@ -213,6 +213,8 @@ final class MediaCall {
         var sent: [SentStreamRecord] = []
         let now = loop.now()
         if let peer {
+            peer.releaseHeldFrames(now: now)
+            host?.drive()
             let stats = peer.stats(now: now)
             let timeline = stats.timeline
             phases["signaling_ms"] = timeline.signalingMs
