@@ -33,13 +33,14 @@ public enum PlanCommand: Subcommand {
             ExecutionPlan(scenario: loaded.scenario, workers: workers,
                           shard: (try? Shard(index: index, count: shards, source: "--shards")) ?? .whole)
         }
-        let total = plans.reduce(0) { $0 + $1.peers.count }
-        console.out("\"\(loaded.scenario.name)\": \(total) peers in \(shards) shard(s) of \(workers) worker(s), \(loaded.scenario.durationS) s")
+        let total = plans.reduce(0) { $0 + $1.peers.count }, browsers = plans.reduce(0) { $0 + $1.browserPeers.count }
+        console.out("\"\(loaded.scenario.name)\": \(total) peers in \(shards) shard(s) of \(workers) worker(s)"
+                    + (browsers > 0 ? " and \(browsers) in Chromium" : "") + ", \(loaded.scenario.durationS) s")
         if arguments.flag("peers") {
             console.out("shard  worker  peer                start_s  stop_s  room/stream")
             for plan in plans {
-                for peer in plan.peers {
-                    console.out([plan.shard.description.padded(7), String(peer.worker).padded(8), peer.id.padded(20),
+                for (peer, runner) in plan.peers.map({ ($0, String($0.worker)) }) + plan.browserPeers.map({ ($0, "chromium") }) {
+                    console.out([plan.shard.description.padded(7), runner.padded(8), peer.id.padded(20),
                                  seconds(peer.startMs).padded(9), seconds(peer.stopMs).padded(8), peer.room ?? peer.stream ?? "-"].joined())
                 }
             }

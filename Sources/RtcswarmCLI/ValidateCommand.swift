@@ -26,8 +26,9 @@ public enum ValidateCommand: Subcommand {
             let loaded = try ScenarioLoader.load(file: path, overrides: arguments.strings("set"))
             let plan = ExecutionPlan(scenario: loaded.scenario, workers: workers)
             let scenario = loaded.scenario
-            let busiest = plan.peers.map(\.startMs).max() ?? 0
-            console.out("ok: \(path): \"\(scenario.name)\", \(scenario.groups.count) group(s), \(plan.peers.count) peers, "
+            let busiest = (plan.peers + plan.browserPeers).map(\.startMs).max() ?? 0
+            let browsers = plan.browserPeers.isEmpty ? "" : " (\(plan.browserPeers.count) run by Chromium)"
+            console.out("ok: \(path): \"\(scenario.name)\", \(scenario.groups.count) group(s), \(plan.peers.count + plan.browserPeers.count) peers\(browsers), "
                         + "last start at \(Double(busiest) / 1000) s, \(scenario.durationS) s, \((scenario.thresholds ?? []).count) threshold(s)")
             return .success
         } catch {

@@ -104,6 +104,21 @@ final class ValidateCommandTests: XCTestCase {
         XCTAssertEqual(captured.out, "ok: \(path): \"q\", 1 group(s), 40 peers, last start at 1.9 s, 30.0 s, 0 threshold(s)")
     }
 
+    /// Chromium's peers count among the scenario's, said apart.
+    func testAScenarioWithAChromiumGroupCountsItsPeers() throws {
+        let path = try write("""
+            { name: 'c', duration_s: 10, target: { kind: 'srs', url: 'http://127.0.0.1:1985' },
+              groups: [{ role: 'publisher', count: 1 }, { role: 'player', client: 'chromium', count: 3, start_s: 1, arrival: { rate_per_s: 2 } }] }
+            """)
+        let captured = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["validate", path], console: captured.console), .success, captured.error)
+        XCTAssertEqual(captured.out, "ok: \(path): \"c\", 2 group(s), 4 peers (3 run by Chromium), last start at 2.0 s, 10.0 s, 0 threshold(s)")
+        let plan = CapturedConsole()
+        XCTAssertEqual(Rtcswarm.main(["plan", path, "--peers"], console: plan.console), .success, plan.error)
+        XCTAssertTrue(plan.out.hasPrefix("\"c\": 1 peers in 1 shard(s) of 1 worker(s) and 3 in Chromium, 10.0 s"), plan.out)
+        XCTAssertEqual(plan.out.split(separator: "\n").filter { $0.contains("chromium") && $0.contains("g1-") }.count, 3, plan.out)
+    }
+
     func testBadFieldExitsTwoNamingIt() throws {
         let path = try write("{ name: 'q', duration_s: 30, target: { kind: 'builtin-room' }, groups: [{ role: 'pair', count: 2 }] }")
         let captured = CapturedConsole()

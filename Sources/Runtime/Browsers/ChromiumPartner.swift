@@ -52,7 +52,7 @@ final class ChromiumPartner {
                 return URL(fileURLWithPath: "\(directory)/\(name)")
             }
         }
-        throw TargetError("partner \"chromium\" needs Chromium: apt-get install chromium, or set RTCSWARM_CHROMIUM to its path")
+        throw TargetError("partner or client \"chromium\" needs Chromium: apt-get install chromium, or set RTCSWARM_CHROMIUM to its path")
     }
 
     /// Starts the browser on `page`; it runs until `stop()`.
