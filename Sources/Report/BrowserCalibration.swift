@@ -15,13 +15,6 @@ public struct CalibrationRow: Codable, Equatable, Sendable {
 
     /// Chromium's median minus rtcswarm's.
     public var difference: Double? { native.flatMap { native in browser.map { $0 - native } } }
-
-    /// Whether the two medians agree within `share` of the browser's or `floor`, whichever
-    /// is larger (METRICS.md: setup phases within 10 % or 3 ms of Chromium's).
-    public func agrees(within share: Double, orAbsolute floor: Double) -> Bool {
-        guard let difference, let browser else { return false }
-        return abs(difference) <= max(floor, abs(browser) * share)
-    }
 }
 
 extension CalibrationRow {

@@ -39,9 +39,6 @@ final class CalibrationRowTests: XCTestCase {
         XCTAssertEqual([try row("ice_ms").nativePeers, try row("ice_ms").browserPeers], [3, 2])
         XCTAssertNil(try row("audio.jitter_ms").native, "no audio on either side")
         XCTAssertEqual(Set(rows.map(\.role)), ["player"])
-        // Within 10 % of the browser's or 3 ms: 3 ms off 5 passes, 7 ms off 14 does not.
-        XCTAssertTrue(try row("ice_ms").agrees(within: 0.1, orAbsolute: 3))
-        XCTAssertFalse(try row("setup_ms").agrees(within: 0.1, orAbsolute: 3))
     }
 
     func testNoChromiumPeerNoRows() {
