@@ -35,10 +35,11 @@ struct WireSetupPhases {
 
     private struct Flow {
         var serverUfrag: String?
-        var firstCheck: Double?
         var usable: Double?
         var done: Double?
+        /// The player's checks until the pair was usable, the first one first.
         var checks: [(at: Double, id: String)] = []
+        var firstCheck: Double? { checks.first?.at }
         var answered = Set<String>()
         /// The client's handshake datagrams before the server's final flight: when, and the
         /// first handshake message in each.
@@ -85,7 +86,6 @@ struct WireSetupPhases {
             guard fromPlayer || source == rtcPort else { continue }
             var flow = flows[fromPlayer ? source : destination, default: Flow()]
             if fromPlayer, row[3] == "0x0001" {
-                flow.firstCheck = flow.firstCheck ?? at
                 flow.serverUfrag = flow.serverUfrag ?? row[4].split(separator: ":").first.map(String.init)
                 if flow.usable == nil { flow.checks.append((at, row[6])) }
             }

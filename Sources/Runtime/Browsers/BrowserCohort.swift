@@ -98,8 +98,8 @@ final class BrowserCohort {
         return results
     }
 
-    /// The page's plan: each peer's request (through the same builders rtcswarm's own
-    /// peers use) and wall-clock start and stop, the camera, the codec to put first.
+    /// The page's plan: each peer's request (the `OfferRequest` rtcswarm's own peers of
+    /// the group would make) and wall-clock start and stop, the camera, the codec to put first.
     static func configuration(_ peers: [ExecutionPlan.Peer], group index: Int, scenario: Scenario, target: ResolvedTarget,
                               runStartEpochMs: Double) throws(TargetError) -> BrowserCohortPage.Configuration {
         let group = scenario.groups[index]
@@ -109,27 +109,19 @@ final class BrowserCohort {
             video = .init(width: size.width, height: size.height, fps: fps, codec: "video/\(codec.rawValue)")
             videoCodec = codec
         }
-        let codec = WorkerRun.srsCodec(videoCodec)
         let requests = try peers.map { peer throws(TargetError) -> BrowserCohortPage.Configuration.Peer in
-            let stream = peer.stream ?? StreamSettings.defaultName
             var request = BrowserCohortPage.Configuration.Peer(id: peer.id, role: group.role.rawValue, api: "", url: "",
                                                                startAt: runStartEpochMs + Double(peer.startMs),
                                                                stopAt: runStartEpochMs + Double(peer.stopMs))
-            switch scenario.target.kind {
-            case .srs where scenario.target.srs?.api == .whipWhep:
-                let kind: WHIPCallSetup.Kind = group.role == .publisher ? .whip : .whep
-                let setup = WHIPCallSetup.srs(kind: kind, api: target.endpoint, app: scenario.target.srsApp, stream: stream, offer: "",
-                                              eip: scenario.target.srsEip, codec: codec)
-                (request.api, request.url) = (kind == .whip ? "whip" : "whep", setup.endpoint.description)
-            case .srs:
-                let setup = SRSCallSetup(api: target.endpoint, streamURL: SRSCallSetup.streamURL(api: target.endpoint, app: scenario.target.srsApp, stream: stream),
-                                         mode: group.role == .publisher ? .publish : .play, offer: "", eip: scenario.target.srsEip, codec: codec)
+            let offer = try OfferRequest.maker(target: scenario.target, role: group.role, stream: peer.stream ?? StreamSettings.defaultName,
+                                               endpoint: target.endpoint, video: videoCodec)("")
+            switch offer {
+            case .srsAPI(let setup):
                 (request.api, request.url) = ("srs", setup.apiEndpoint.description)
                 request.srsApi = setup.body["api"]?.stringValue
                 request.streamUrl = setup.body["streamurl"]?.stringValue
-            default:
-                let (kind, url) = try WorkerRun.whipRequest(target: scenario.target, role: group.role, stream: stream, endpoint: target.endpoint)
-                (request.api, request.url, request.token) = (kind == .whip ? "whip" : "whep", url.description, scenario.target.bearerToken)
+            case .whip(let setup):
+                (request.api, request.url, request.token) = (setup.kind == .whip ? "whip" : "whep", setup.endpoint.description, setup.token)
             }
             return request
         }

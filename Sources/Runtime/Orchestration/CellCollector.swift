@@ -62,8 +62,8 @@ final class CellCollector {
             record.id = prefix + record.id
             records.append(record)
             try? peerLog.append(record)
-            browserFigures.increment(.failedPeers, by: record.outcome == .failed ? 1 : 0)
         }
+        browserFigures.increment(.failedPeers, by: browserRecords.filter { $0.outcome == .failed }.count)
         browserFigures.set(.connectedPeers, to: Double(browserRecords.filter(\.endedConnected).count))
     }
 

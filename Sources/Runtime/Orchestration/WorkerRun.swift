@@ -49,9 +49,6 @@ public final class WorkerRun {
             typed.endOfCandidatesAfterAnswer = target.kind == .janus
             return ServerPeer(loop: loop, settings: typed, recorder: recorder, fanout: fanout, makeSetup: make)
         }
-        func driver<Setup: CallSetup>(_ make: @escaping (String?) -> Setup) -> PeerDriver {
-            peer(serverOffers: false) { offer in StreamHost(loop: loop, machine: HTTPSignaling(make(offer)), tls: tls) }
-        }
         /// A Janus call on the transport the URL names.
         func janus(_ plugin: JanusPlugin) -> PeerDriver {
             guard endpoint.scheme == .ws || endpoint.scheme == .wss else {
@@ -67,22 +64,14 @@ public final class WorkerRun {
         }
         let video: Codec? = if case .video(let codec, _, _, _, _, _)? = settings.media.video { codec } else { nil }
         switch target.kind {
-        case .srs:
-            let (app, eip, codec) = (target.srsApp, target.srsEip, srsCodec(video))
-            if target.srs?.api == .whipWhep {
-                let kind: WHIPCallSetup.Kind = role == .publisher ? .whip : .whep
-                return driver { offer in
-                    WHIPCallSetup.srs(kind: kind, api: endpoint, app: app, stream: stream, offer: offer ?? "", eip: eip, codec: codec)
+        case .srs, .whip, .whep:
+            let request = try OfferRequest.maker(target: target, role: role, stream: stream, endpoint: endpoint, video: video)
+            return peer(serverOffers: false) { offer in
+                switch request(offer ?? "") {
+                case .srsAPI(let setup): StreamHost(loop: loop, machine: HTTPSignaling(setup), tls: tls)
+                case .whip(let setup): StreamHost(loop: loop, machine: HTTPSignaling(setup), tls: tls)
                 }
             }
-            let streamURL = SRSCallSetup.streamURL(api: endpoint, app: app, stream: stream)
-            return driver { offer in
-                SRSCallSetup(api: endpoint, streamURL: streamURL, mode: role == .publisher ? .publish : .play, offer: offer ?? "", eip: eip,
-                             codec: codec)
-            }
-        case .whip, .whep:
-            let (kind, url) = try whipRequest(target: target, role: role, stream: stream, endpoint: endpoint)
-            return driver { offer in WHIPCallSetup(kind: kind, endpoint: url, offer: offer ?? "", token: target.bearerToken) }
         case .janus:
             return janus(try .forPeer(target: target, role: role, stream: stream, display: settings.id, video: video, groupIndex: groupIndex))
         case .owt:
@@ -94,16 +83,6 @@ public final class WorkerRun {
             }
         case .builtinRoom, .room, .tcpP2P:
             throw TargetError("groups[\(groupIndex)]: role \"\(role.rawValue)\" needs a media server target (srs, whip, whep, janus, owt)")
-        }
-    }
-
-    /// SRS's `?codec=` for a video codec: SRS takes H.265 and AV1 only when asked
-    /// (PROTOCOLS.md 1); nil for the others.
-    static func srsCodec(_ video: Codec?) -> String? {
-        switch video {
-        case .h265: "hevc"
-        case .av1: "av1"
-        default: nil
         }
     }
 
