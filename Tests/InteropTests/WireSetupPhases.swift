@@ -9,8 +9,10 @@ import WebRTCTestKit
 /// - `applying`: the answer to the client's first STUN Binding request (its own work);
 /// - `ice`: that first check to the first Binding success response the server sent (RFC
 ///   8445 7.2.5.3.2: the pair is usable, a browser starts DTLS), retransmissions included;
-/// - `dtls`: from there to the server's final flight (its ChangeCipherSpec, RFC 6347
-///   4.2.4: SRS answers `a=setup:passive`, so the player is the DTLS client);
+/// - `dtls`: from there to the server's Finished (RFC 6347 4.2.4: SRS answers
+///   `a=setup:passive`, so the player is the DTLS client), the first handshake record of
+///   epoch 1 the server sent: SRS may send its ChangeCipherSpec and Finished in two
+///   datagrams, and when only the Finished is lost the handshake waits for the repeat;
 /// - `setup`: signaling + ice + dtls, the time the network, the server and the client's
 ///   pacing and timers took.
 ///
@@ -24,7 +26,9 @@ struct WireSetupPhases {
         var applyingMs: Double
         var iceMs: Double?
         var dtlsMs: Double?
-        var setupMs: Double? { iceMs.flatMap { ice in dtlsMs.map { signalingMs + ice + $0 } } }
+        var setupMs: Double? { connectMs.map { signalingMs + $0 } }
+        /// ICE and DTLS: the setup less the server's answering and the client's own work.
+        var connectMs: Double? { iceMs.flatMap { ice in dtlsMs.map { ice + $0 } } }
         /// The client's timers where loss made it repeat itself during setup: from its
         /// first check that got no answer to its next check, and from a DTLS flight to
         /// the same flight again (keyed by its first handshake message, since a repeated
@@ -50,11 +54,12 @@ struct WireSetupPhases {
             return (checks[index + 1].at - checks[index].at) * 1000
         }
 
-        /// Repeats less than 5 ms apart are not timers: Chromium sends its ClientHello twice
-        /// at once.
+        /// Repeats less than 25 ms apart are not timers: Chromium sends its ClientHello twice
+        /// at once (0.1 ms apart, and 5.7 ms on a busy machine), while no client's first DTLS
+        /// timer is under 50 ms (libwebrtc's; RFC 6347 4.2.4.1 suggests 1 s).
         var dtlsRepeatMs: Double? {
             for (index, flight) in flights.enumerated() {
-                if let earlier = flights[..<index].last(where: { $0.first == flight.first }), flight.at - earlier.at > 0.005 {
+                if let earlier = flights[..<index].last(where: { $0.first == flight.first }), flight.at - earlier.at > 0.025 {
                     return (flight.at - earlier.at) * 1000
                 }
             }
@@ -79,7 +84,7 @@ struct WireSetupPhases {
         }
         var flows: [Int: Flow] = [:]
         let fields = ["frame.time_epoch", "udp.srcport", "udp.dstport", "stun.type", "stun.att.username", "dtls.record.content_type", "stun.id",
-                      "dtls.handshake.type"]
+                      "dtls.handshake.type", "dtls.record.epoch"]
         for row in try Self.rows(tshark, capture, filter: "stun || dtls", fields) {
             guard let at = Double(row[0]), let source = Int(row[1]), let destination = Int(row[2]) else { continue }
             let fromPlayer = destination == rtcPort
@@ -94,7 +99,9 @@ struct WireSetupPhases {
                 flow.answered.insert(row[6])
             }
             if fromPlayer, flow.done == nil, let first = row[7].split(separator: ",").first { flow.flights.append((at, String(first))) }
-            if !fromPlayer, row[5].split(separator: ",").contains("20") { flow.done = flow.done ?? at }
+            if !fromPlayer, zip(row[5].split(separator: ","), row[8].split(separator: ",")).contains(where: { $0 == "22" && $1 == "1" }) {
+                flow.done = flow.done ?? at
+            }
             flows[fromPlayer ? source : destination] = flow
         }
         let byUfrag = Dictionary(flows.values.compactMap { flow in flow.serverUfrag.map { ($0, flow) } }) { first, _ in first }
