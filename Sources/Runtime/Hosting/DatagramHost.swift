@@ -28,6 +28,15 @@ final class DatagramHost<Machine: DatagramMachine & AnyObject> {
         linkTimer = DeadlineTimer(loop: loop)
         sendLink = send.map { ImpairedLink(schedule: $0, start: runStart, seed: seed) }
         receiveLink = receive.map { ImpairedLink(schedule: $0, start: runStart, seed: seed ^ 0x5EED) }
+        timer.action = { [weak self] in
+            guard let self else { return }
+            self.machine?.handleTimeout(now: self.loop.now())
+            self.drive()
+        }
+        linkTimer.action = { [weak self] in
+            guard let self else { return }
+            self.deliverLinks(now: self.loop.now())
+        }
         socket.onDatagram = { [weak self] bytes, from in self?.received(bytes, from: from) }
         // Queued answers, events and the next deadline once per wake-up, not per datagram.
         socket.onDrained = { [weak self] in self?.drive() }
@@ -52,12 +61,8 @@ final class DatagramHost<Machine: DatagramMachine & AnyObject> {
             }
         }
         while let event = machine?.pollEvent() { onEvent(event) }
-        timer.arm(at: machine?.pollTimeout()) { [weak self] in
-            guard let self else { return }
-            self.machine?.handleTimeout(now: self.loop.now())
-            self.drive()
-        }
-        deliverLinks(now: now)
+        timer.arm(at: machine?.pollTimeout())
+        if sendLink != nil || receiveLink != nil { deliverLinks(now: now) }
     }
 
     /// `bytes` is the socket's receive buffer, valid during this call only.
@@ -81,11 +86,8 @@ final class DatagramHost<Machine: DatagramMachine & AnyObject> {
             delivered = true
         }
         if delivered { drive() }
-        let next = [sendLink?.pollTimeout(), receiveLink?.pollTimeout()].compactMap { $0 }.min()
-        linkTimer.arm(at: next) { [weak self] in
-            guard let self else { return }
-            self.deliverLinks(now: self.loop.now())
-        }
+        let sendNext = sendLink?.pollTimeout(), receiveNext = receiveLink?.pollTimeout()
+        linkTimer.arm(at: sendNext.map { min($0, receiveNext ?? $0) } ?? receiveNext)
     }
 
     /// Ends the machine's session politely when it has something to say last (a `Peer`'s

@@ -25,6 +25,11 @@ public final class StreamHost<Machine: StreamMachine> {
         self.machine = machine
         self.tls = tls
         timer = DeadlineTimer(loop: loop)
+        timer.action = { [weak self] in
+            guard let self else { return }
+            self.machine.handleTimeout(now: self.loop.now())
+            self.drive()
+        }
     }
 
     /// Starts carrying what the machine asks for (its first connect, for a client).
@@ -79,11 +84,7 @@ public final class StreamHost<Machine: StreamMachine> {
         }
         while let event = machine.pollEvent() { onEvent(event) }
         guard !stopped else { return }
-        timer.arm(at: machine.pollTimeout()) { [weak self] in
-            guard let self else { return }
-            self.machine.handleTimeout(now: self.loop.now())
-            self.drive()
-        }
+        timer.arm(at: machine.pollTimeout())
     }
 
     private func feed(_ input: StreamInput) {
