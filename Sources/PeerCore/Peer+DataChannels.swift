@@ -13,12 +13,10 @@ extension Peer {
     /// The association for a negotiated data channel section; it sends INIT once DTLS is
     /// up. The DTLS client takes even stream ids (RFC 8832 6).
     func startDataChannels() {
-        guard sctp == nil, let role = dtls?.role else { return }
+        guard !dataChannelsNegotiated, let role = dtls?.role else { return }
         sctp = SctpAssociation(configuration: .init(role: role == .client ? .client : .server), seed: generator.next())
+        dataChannelsNegotiated = true
     }
-
-    /// Whether offer and answer agreed on a data channel section (its association exists).
-    public var dataChannelsNegotiated: Bool { sctp != nil }
 
     /// Opens a channel (DCEP, or at once for a negotiated id) and returns its stream id.
     public func openDataChannel(_ options: DataChannelOptions, now: Instant) throws(PeerError) -> UInt16 {
@@ -35,7 +33,7 @@ extension Peer {
 
     /// Sends one message on an open channel.
     public func sendData(_ bytes: [UInt8], isString: Bool = false, on channel: UInt16, now: Instant) throws(PeerError) {
-        guard sctp != nil else { throw PeerError("no data channel was negotiated") }
+        guard dataChannelsNegotiated else { throw PeerError("no data channel was negotiated") }
         do {
             try sctp?.send(bytes, isString: isString, on: channel, now: now)
         } catch {

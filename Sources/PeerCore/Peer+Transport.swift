@@ -104,7 +104,7 @@ extension Peer {
 
     /// SCTP packets become DTLS records (RFC 8261 3); its events become the peer's.
     private func drainSctp(into dtls: DtlsEndpoint) {
-        guard sctp != nil else { return }
+        guard dataChannelsNegotiated else { return }
         while let packet = sctp?.pollTransmit() { dtls.send(applicationData: packet) }
         while let event = sctp?.pollEvent() { events.append(.dataChannel(event)) }
     }
