@@ -192,6 +192,12 @@ public struct IceAgent: Sendable {
         events.isEmpty ? nil : events.removeFirst()
     }
 
+    /// `pollTimeout()` for a caller that holds the agent in a class (a `Peer`): being
+    /// mutating, it reads the agent where it lies, where a call of `pollTimeout()` on a
+    /// class's stored agent copied it whole first (every array and dictionary retained),
+    /// 2 % of a player's CPU through SRS in `perf`.
+    public mutating func pollTimeoutInPlace() -> Instant? { pollTimeout() }
+
     /// When `handleTimeout(now:)` must run next; nil when nothing is scheduled.
     public func pollTimeout() -> Instant? {
         var soonest = transactions.nextDeadline

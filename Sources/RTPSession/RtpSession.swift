@@ -210,6 +210,10 @@ public struct RtpSession: Sendable {
 
     public mutating func pollEvent() -> Event? { events.isEmpty ? nil : events.removeFirst() }
 
+    /// `pollTimeout()` for a caller that holds the session in a class, read where it lies
+    /// (as `IceAgent.pollTimeoutInPlace()`).
+    public mutating func pollTimeoutInPlace() -> Instant? { pollTimeout() }
+
     /// When `handleTimeout` is next needed: the next report or NACK.
     public func pollTimeout() -> Instant? {
         var earliest = nextReport
