@@ -43,7 +43,8 @@ struct WireSetupPhases {
             return iceMs.flatMap { ice in dtlsMs.map { signalingMs + applyingMs - ownTime + ice + $0 } }
         }
         /// The player's timers where loss made it repeat itself during setup: from its
-        /// first check that got no answer to its next check, and from a DTLS flight to
+        /// first check that got no answer to its next check (not one a check of the server
+        /// triggered), and from a DTLS flight to
         /// the same flight again (keyed by its first handshake message, since a repeated
         /// flight may go out one message per datagram): its ClientHello as DTLS client,
         /// its ServerHello flight as DTLS server.
@@ -58,8 +59,9 @@ struct WireSetupPhases {
         var ufrags: (server: Substring, player: Substring)?
         var usable: Double?
         var done: Double?
-        /// The server's first check (a full ICE server's, RFC 8445 7.2.4).
-        var serverCheck: Double?
+        /// The server's checks (a full ICE server's, RFC 8445 7.2.4), the first one first.
+        var serverChecks: [Double] = []
+        var serverCheck: Double? { serverChecks.first }
         var playerIsDtlsClient: Bool?
         /// The player's checks until the pair was usable, the first one first.
         var checks: [(at: Double, id: String)] = []
@@ -69,8 +71,13 @@ struct WireSetupPhases {
         /// and the first handshake message in each.
         var flights: [(at: Double, first: String)] = []
 
+        /// A check the server's own check prompted (a triggered check, RFC 8445 7.3.1.4) is
+        /// no timer: the next check counts only when no server check came in between.
         var iceRepeatMs: Double? {
-            guard let index = checks.indices.dropLast().first(where: { !answered.contains(checks[$0].id) }) else { return nil }
+            guard let index = checks.indices.dropLast().first(where: { index in
+                !answered.contains(checks[index].id)
+                    && !serverChecks.contains { $0 > checks[index].at && $0 <= checks[index + 1].at }
+            }) else { return nil }
             return (checks[index + 1].at - checks[index].at) * 1000
         }
 
@@ -94,7 +101,7 @@ struct WireSetupPhases {
                 }
                 if usable == nil { checks.append((at, stunID)) }
             }
-            if !fromPlayer, stunType == "0x0001" { serverCheck = serverCheck ?? at }
+            if !fromPlayer, stunType == "0x0001" { serverChecks.append(at) }
             if !fromPlayer, stunType == "0x0101" {
                 usable = usable ?? at
                 answered.insert(stunID)
