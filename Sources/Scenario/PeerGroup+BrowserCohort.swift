@@ -4,12 +4,20 @@ extension PeerGroup {
     public static let browserCohortLimit = 16
 
     /// A `client: "chromium"` group: publishers or players of an SRS, WHIP or WHEP target,
-    /// each an RTCPeerConnection in one headless Chromium that does its own signaling, ICE
-    /// and DTLS, so none of rtcswarm's per-peer settings apply to it.
+    /// or echo peers of Janus's EchoTest over its HTTP API, each an RTCPeerConnection in
+    /// one headless Chromium that does its own signaling, ICE and DTLS, so none of
+    /// rtcswarm's per-peer settings apply to it.
     func validateBrowserCohort(path: String, target: Target) throws(ScenarioError) {
-        try check([.srs, .whip, .whep].contains(target.kind), "\(path).client",
-                  "\"chromium\" publishes or plays on srs, whip and whep targets, not \(target.kind.rawValue); "
+        try check([.srs, .whip, .whep, .janus].contains(target.kind), "\(path).client",
+                  "\"chromium\" publishes or plays on srs, whip and whep targets and echoes on janus, not \(target.kind.rawValue); "
                   + "for a call with Chromium use role \"pair\" with partner \"chromium\" on a builtin-room target")
+        if target.kind == .janus {
+            try check(target.janus?.plugin == .echotest, "\(path).client",
+                      "\"chromium\" calls Janus's EchoTest only (plugin \"echotest\", role \"echo\"), not its VideoRoom")
+            let scheme = target.url?.split(separator: ":", maxSplits: 1).first?.lowercased()
+            try check(scheme == "http" || scheme == "https", "target.url",
+                      "Chromium peers speak Janus's HTTP API: use its http:// or https:// root (\"\(target.url ?? "")\" is its WebSocket API)")
+        }
         try check(count <= Self.browserCohortLimit, "\(path).count",
                   "\(count) Chromium peers in one group: at most \(Self.browserCohortLimit) (one browser runs them all); split them into groups")
         try check(arrival?.stages == nil, "\(path).arrival.stages", "Chromium peers arrive at a rate only; use rate_per_s")
@@ -21,7 +29,7 @@ extension PeerGroup {
             throw ScenarioError(path: "\(path).\(key)", "Chromium runs its own WebRTC stack, which rtcswarm does not configure; remove \(key) "
                                 + "from this group (impair the network itself to impair Chromium: docs/scenarios.md, browser cohort)")
         }
-        if role == .publisher, let codec = video(on: target)?.codec {
+        if role != .player, let codec = video(on: target)?.codec {
             try check([.vp8, .vp9, .h264, .av1].contains(codec), "\(path).media.video.codec",
                       "Chromium encodes vp8, vp9, h264 and av1, not \(codec.rawValue)")
         }

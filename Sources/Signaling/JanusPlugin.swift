@@ -33,6 +33,14 @@ public enum JanusPlugin: Hashable, Sendable {
         return max(1, Int64(hash & (1 << 53 - 1)))
     }
 
+    /// The body of the EchoTest `message` that carries an offer, `{audio, video,
+    /// videocodec?}`: rtcswarm's echo peers and the browser cohort's page send the same.
+    public static func echoBody(videoCodec: String?) -> JSONValue {
+        var body: [JSONValue.Member] = [.init("audio", true), .init("video", true)]
+        if let videoCodec { body.append(.init("videocodec", .string(videoCodec))) }
+        return .object(body)
+    }
+
     /// Whether Janus makes the offer (we answer).
     public var serverOffers: Bool {
         if case .videoRoomSubscriber = self { return true }

@@ -138,9 +138,7 @@ extension JanusSession {
     private mutating func beginPlugin(now: Instant) {
         switch plugin {
         case .echoTest(let videoCodec):
-            var body: [JSONValue.Member] = [.init("audio", true), .init("video", true)]
-            if let videoCodec { body.append(.init("videocodec", .string(videoCodec))) }
-            send(.echo, ["janus": "message", "body": .object(body), "jsep": offerJSEP], now: now)
+            send(.echo, ["janus": "message", "body": JanusPlugin.echoBody(videoCodec: videoCodec), "jsep": offerJSEP], now: now)
         case .videoRoomPublisher(let room, _, _, _):
             guard room == nil else { return joinAsPublisher(now: now) }
             createRoom(now: now)

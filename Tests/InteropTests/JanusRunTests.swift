@@ -33,7 +33,7 @@ final class JanusRunTests: XCTestCase {
     /// `transport`, sampling its admin API with `adminSecret`, with `timeline`'s actions and
     /// the group's `data` channels.
     func runEchoPeers(_ janus: JanusServer, count: Int, seconds: Int, codec: String = "vp8", transport: JanusTransport = .http,
-                      adminSecret: String = JanusServer.adminSecret, timeline: String = "[]",
+                      adminSecret: String = JanusConfiguration.adminSecret, timeline: String = "[]",
                       data: String? = nil) throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
@@ -172,13 +172,13 @@ final class JanusRunTests: XCTestCase {
     /// A VideoRoom publisher and two players (subscribers) in Janus's standing room: the
     /// players find the publisher's feed by its stream name and receive its video whole.
     func testVideoRoomPlayersReceiveThePublishersFeed() throws {
-        try assertVideoRoomRun(codec: .vp8, room: JanusServer.standingRoom)
+        try assertVideoRoomRun(codec: .vp8, room: JanusConfiguration.standingRoom)
     }
 
     /// An H.264 publisher in a room Janus's configuration lacks creates it for H.264
     /// (`videocodec`); its players receive H.264 at the published size.
     func testH264VideoRoomPlayersReceiveThePublishersFeedInTheRoomItCreated() throws {
-        try assertVideoRoomRun(codec: .h264, room: JanusServer.standingRoom + 1)
+        try assertVideoRoomRun(codec: .h264, room: JanusConfiguration.standingRoom + 1)
     }
 
     /// An H.264 publisher in the standing room, which carries VP8 only: Janus refuses its
@@ -188,7 +188,7 @@ final class JanusRunTests: XCTestCase {
                              codec: Self.cellCodec(.h264))
         let janus = try startJanus()
         defer { janus.stop() }
-        let (report, outcome) = try runVideoRoom(janus, codec: .h264, room: JanusServer.standingRoom, seconds: 3)
+        let (report, outcome) = try runVideoRoom(janus, codec: .h264, room: JanusConfiguration.standingRoom, seconds: 3)
         XCTAssertEqual(outcome, .thresholdsFailed)
         let publisher = try XCTUnwrap(report.cells.first?.peers.first { $0.role == "publisher" })
         XCTAssertEqual(publisher.outcome, .failed)
@@ -198,7 +198,7 @@ final class JanusRunTests: XCTestCase {
 
     /// Scenarios/janus-videoroom.json5 with `CODEC`, `ROOM_ID` and `TIMELINE`, two players, for
     /// `seconds`, with `overrides` as `--set` gives them.
-    func runVideoRoom(_ janus: JanusServer, codec: Codec = .vp8, room: Int = JanusServer.standingRoom, seconds: Int,
+    func runVideoRoom(_ janus: JanusServer, codec: Codec = .vp8, room: Int = JanusConfiguration.standingRoom, seconds: Int,
                       timeline: String = "[]", overrides: [String] = []) throws -> (report: RunReport, outcome: ScenarioRunner.Outcome) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("janus-room-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
@@ -215,7 +215,7 @@ final class JanusRunTests: XCTestCase {
     /// connected again (`ice_restart_ms`) and its two players receive its video whole
     /// through the restart, to the end.
     func testAVideoRoomPublishersIceRestartKeepsItsPlayersVideoWhole() throws {
-        let report = try assertVideoRoomRun(codec: .vp8, room: JanusServer.standingRoom, seconds: 7,
+        let report = try assertVideoRoomRun(codec: .vp8, room: JanusConfiguration.standingRoom, seconds: 7,
                                             restart: "ICE restart: `rtcswarm run` VideoRoom publisher re-offers (configure), players watch",
                                             timeline: "[{ at_s: 3, group: 0, action: 'ice.restart' }]")
         let publisher = try XCTUnwrap(report.cells.first?.peers.first { $0.role == "publisher" })

@@ -43,6 +43,21 @@ final class BrowserCohortTests: XCTestCase {
         XCTAssertEqual(other.peers.first?.token, "t0k")
     }
 
+    /// On Janus each echo peer attaches the EchoTest and sends the body rtcswarm's echo
+    /// peers send, asking for the group's codec, to the API root it long-polls.
+    func testEchoPeersOnJanusSendTheEchoTestBodyRtcswarmsPeersSend() throws {
+        let janus = try configuration("{ kind: 'janus', url: 'http://127.0.0.1:8088/janus', janus: { plugin: 'echotest' } }",
+                                      url: "http://127.0.0.1:8088/janus", role: "echo")
+        XCTAssertEqual(janus.peers.map(\.api), ["janus", "janus"])
+        XCTAssertEqual(janus.peers.first?.url, "http://127.0.0.1:8088/janus")
+        XCTAssertEqual(janus.peers.first?.janusPlugin, "janus.plugin.echotest")
+        XCTAssertEqual(janus.peers.first?.janusBody, #"{"audio":true,"video":true,"videocodec":"vp8"}"#)
+        XCTAssertEqual(janus.peers.map(\.startAt), [1_001_000, 1_001_500])
+        XCTAssertEqual(janus.video?.codec, "video/VP8")
+        XCTAssertTrue(janus.audio, "the echo peer sends and gets back Opus too")
+        XCTAssertTrue(BrowserCohortPage.html(janus).contains("async function janus(peer, sdp)"), "the page does Janus's HTTP API itself")
+    }
+
     /// The configuration sits in the page as JSON that no `</script>` in a value can end.
     func testThePageCarriesItsConfigurationSafely() throws {
         var configuration = try configuration("{ kind: 'whep', url: 'http://127.0.0.1:8080/whep' }", url: "http://127.0.0.1:8080/whep")
@@ -79,6 +94,10 @@ final class BrowserCohortTests: XCTestCase {
             .record(id: "g2-0", group: 2, role: .player, video: true, runStartEpochMs: 1_000_000)
         XCTAssertEqual([refused.outcome.rawValue, refused.failedPhase, refused.failureReason],
                        ["failed", "signaling", "Chromium: WHEP answered HTTP 404: stream not found"])
+
+        let echoed = try XCTUnwrap(BrowserPeerResult(logLine: line(#"{"id":"g2-1","startedAt":1002250,"phases":{"setup_ms":20},"stats":\#(noFrames)}"#)))
+            .record(id: "g2-1", group: 2, role: .echo, video: true, runStartEpochMs: 1_000_000)
+        XCTAssertEqual(echoed.failureReason, "Chromium received no video frames", "an echo peer is judged on what came back")
 
         XCTAssertNil(BrowserPeerResult(logLine: "[1:1:INFO:CONSOLE:1] \"rtcswarm-cohort: camera\", source: x"))
         XCTAssertNil(BrowserPeerResult(logLine: "\"rtcswarm-cohort-result bm90IGpzb24=\""), "base64 of something that is not a result")

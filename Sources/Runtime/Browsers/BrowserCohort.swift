@@ -99,7 +99,8 @@ final class BrowserCohort {
     }
 
     /// The page's plan: each peer's request (the `OfferRequest` rtcswarm's own peers of
-    /// the group would make) and wall-clock start and stop, the camera, the codec to put first.
+    /// the group would make, or on Janus the plugin and EchoTest body they would send) and
+    /// wall-clock start and stop, the camera, the codec to put first.
     static func configuration(_ peers: [ExecutionPlan.Peer], group index: Int, scenario: Scenario, target: ResolvedTarget,
                               runStartEpochMs: Double) throws(TargetError) -> BrowserCohortPage.Configuration {
         let group = scenario.groups[index]
@@ -113,6 +114,16 @@ final class BrowserCohort {
             var request = BrowserCohortPage.Configuration.Peer(id: peer.id, role: group.role.rawValue, api: "", url: "",
                                                                startAt: runStartEpochMs + Double(peer.startMs),
                                                                stopAt: runStartEpochMs + Double(peer.stopMs))
+            if scenario.target.kind == .janus {
+                let plugin = try JanusPlugin.forPeer(target: scenario.target, role: group.role, stream: peer.stream ?? StreamSettings.defaultName,
+                                                     display: peer.id, video: videoCodec, groupIndex: index)
+                guard case .echoTest(let codec) = plugin else {
+                    throw TargetError("groups[\(index)]: Chromium peers on Janus call the EchoTest only")  // validate() says so first
+                }
+                (request.api, request.url, request.janusPlugin) = ("janus", target.endpoint.description, plugin.packageName)
+                request.janusBody = JanusPlugin.echoBody(videoCodec: codec).serialized
+                return request
+            }
             let offer = try OfferRequest.maker(target: scenario.target, role: group.role, stream: peer.stream ?? StreamSettings.defaultName,
                                                endpoint: target.endpoint, video: videoCodec)("")
             switch offer {

@@ -4,7 +4,8 @@ import RoomServer
 /// The page one headless Chromium loads from the report folder to run a
 /// `client: "chromium"` group: one RTCPeerConnection per planned peer, each started and
 /// stopped at its planned wall-clock time, doing its own signaling with the target (SRS's
-/// `/rtc/v1/play/` and `/publish/` JSON API, WHIP RFC 9725, WHEP) and its own ICE and DTLS.
+/// `/rtc/v1/play/` and `/publish/` JSON API, WHIP RFC 9725, WHEP, Janus's EchoTest over its
+/// HTTP API, PROTOCOLS.md 5) and its own ICE and DTLS.
 ///
 /// Each peer times its setup as METRICS.md defines rtcswarm's (`signaling_ms` from the
 /// offer created to the answer applied, `ice_ms` to `iceConnectionState` "connected",
@@ -12,8 +13,8 @@ import RoomServer
 /// and at its stop writes one console line `rtcswarm-cohort-result <base64 JSON>` with
 /// those phases and its `getStats()` figures (`BrowserPageScript`); base64 keeps quotes
 /// and line breaks intact through Chromium's log. The page is `file://`, so the browser
-/// runs with web security off to POST to the target (SRS sends CORS headers; not every
-/// WHEP server does).
+/// runs with web security off to POST to the target (SRS and Janus send CORS headers; not
+/// every WHEP server does).
 enum BrowserCohortPage {
     /// The console line that carries one peer's result.
     static let resultPrefix = "rtcswarm-cohort-result "
@@ -22,14 +23,18 @@ enum BrowserCohortPage {
         struct Peer: Encodable {
             var id: String
             var role: String
-            /// `srs` (the JSON API), `whip` or `whep`.
+            /// `srs` (the JSON API), `whip`, `whep` or `janus`.
             var api: String
-            /// Where the offer goes.
+            /// Where the offer goes (for `janus`, the API root, `http://…/janus`).
             var url: String
             /// For `srs`: the body's `api` and `streamurl`.
             var srsApi: String?
             var streamUrl: String?
             var token: String?
+            /// For `janus`: the plugin to attach and the body of the `message` with the offer
+            /// (JSON text, `JanusPlugin.echoBody`).
+            var janusPlugin: String?
+            var janusBody: String?
             /// Wall-clock milliseconds since 1970 (`Date.now()`).
             var startAt: Double
             var stopAt: Double
@@ -74,7 +79,7 @@ enum BrowserCohortPage {
     \#(BrowserPageScript.render)
 
     async function camera() {
-      const senders = config.peers.some(p => p.role === "publisher");
+      const senders = config.peers.some(p => p.role !== "player");
       if (!senders || (!config.video && !config.audio)) return new MediaStream();
       const video = config.video ? { width: { exact: config.video.width }, height: { exact: config.video.height },
                                      frameRate: { exact: config.video.fps } } : false;
@@ -92,10 +97,53 @@ enum BrowserCohortPage {
       transceiver.setCodecPreferences(capabilities.codecs.slice().sort((a, b) => rank(a) - rank(b)));
     }
 
-    // SRS's JSON API (PROTOCOLS.md 1), or WHIP/WHEP: the offer as application/sdp, the
-    // answer in 201 Created, the session in Location (RFC 9725 4.2).
+    // Janus's HTTP API (PROTOCOLS.md 5): create a session, attach the plugin, send the
+    // body with the offer, and long-poll the session for the event of that transaction
+    // that carries the answer (it may come before the message's ack). Polling stops there:
+    // Chromium holds 6 connections per server, and 16 idle polls would stall the other
+    // peers' requests. A keep-alive holds the session past Janus's 60 s timeout; hangUp
+    // hangs up and destroys it.
+    async function janus(peer, sdp) {
+      let count = 0;
+      const transaction = () => peer.id + "-" + ++count;
+      const post = async (path, request) => {
+        const response = await fetch(peer.url + path, { method: "POST", headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(request) });
+        const reply = await response.json();
+        if (reply.janus === "error") throw new Error(`Janus refused ${request.janus}: ${JSON.stringify(reply.error)}`);
+        return reply;
+      };
+      const session = "/" + (await post("", { janus: "create", transaction: transaction() })).data.id;
+      const handle = session + "/" + (await post(session, { janus: "attach", plugin: peer.janusPlugin, transaction: transaction() })).data.id;
+      const offered = transaction();
+      const sent = post(handle, { janus: "message", body: JSON.parse(peer.janusBody), jsep: { type: "offer", sdp }, transaction: offered });
+      const refused = sent.then(() => new Promise(() => {}));
+      let answer;
+      while (answer === undefined) {
+        const poll = fetch(peer.url + session + "?maxev=10").then(response => response.json());
+        for (const event of [].concat(await Promise.race([poll, refused]))) {
+          if (event.transaction !== offered) continue;
+          const data = event.plugindata && event.plugindata.data || {};
+          if (data.error !== undefined) throw new Error(`Janus's ${peer.janusPlugin} refused the offer: ${data.error}`);
+          if (event.jsep && event.jsep.type === "answer") answer = event.jsep.sdp;
+        }
+      }
+      await sent;
+      // Our candidates were all in the offer (RFC 8838 4: end of candidates).
+      post(handle, { janus: "trickle", candidate: { completed: true }, transaction: transaction() }).catch(() => {});
+      const keepAlive = setInterval(() => post(session, { janus: "keepalive", transaction: transaction() }).catch(() => {}), 25000);
+      return { sdp: answer, hangUp: async () => {
+        clearInterval(keepAlive);
+        await post(handle, { janus: "hangup", transaction: transaction() });
+        await post(session, { janus: "destroy", transaction: transaction() });
+      } };
+    }
+
+    // SRS's JSON API (PROTOCOLS.md 1), WHIP/WHEP (the offer as application/sdp, the
+    // answer in 201 Created, the session in Location to DELETE, RFC 9725 4.2), or Janus.
     async function signal(peer, sdp) {
       const headers = peer.token ? { Authorization: "Bearer " + peer.token } : {};
+      if (peer.api === "janus") return janus(peer, sdp);
       if (peer.api === "srs") {
         const response = await fetch(peer.url, { method: "POST", headers: { ...headers, "Content-Type": "application/json" },
           body: JSON.stringify({ api: peer.srsApi, tid: peer.id, streamurl: peer.streamUrl, clientip: null, sdp }) });
@@ -109,14 +157,27 @@ enum BrowserCohortPage {
       const text = await response.text();
       if (response.status !== 201) throw new Error(`${peer.api.toUpperCase()} answered HTTP ${response.status}: ${text.slice(0, 300)}`);
       const location = response.headers.get("Location");
-      return { sdp: text, session: location ? new URL(location, peer.url).href : undefined };
+      const session = location ? new URL(location, peer.url).href : undefined;
+      return { sdp: text, hangUp: session && (() => fetch(session, { method: "DELETE", headers })) };
+    }
+
+    // The offer to send. Janus (full ICE, no trickle from us) needs our candidates in it:
+    // the local description once gathering is complete (RFC 8445 5.1.1); SRS and
+    // WHIP/WHEP servers (ICE lite) take the offer as created.
+    function offerToSend(peer, pc, offer) {
+      if (peer.api !== "janus") return Promise.resolve(offer.sdp);
+      return new Promise(resolve => {
+        const done = () => pc.iceGatheringState === "complete" && resolve(pc.localDescription.sdp);
+        pc.addEventListener("icegatheringstatechange", done);
+        done();
+      });
     }
 
     async function run(peer, media) {
       await sleepUntil(peer.startAt);
       const result = { id: peer.id, startedAt: Date.now(), phases: {} };
       const at = { channels: {}, start: performance.now() };
-      let pc, session, stage = "signaling";
+      let pc, hangUp, stage = "signaling";
       try {
         pc = new RTCPeerConnection({ iceServers: [] });
         pc.oniceconnectionstatechange = () => {
@@ -126,16 +187,19 @@ enum BrowserCohortPage {
           if (pc.connectionState === "connected" && at.dtls === undefined) at.dtls = performance.now();
           if (pc.connectionState === "failed" && result.error === undefined) result.error = `connection failed (ICE ${pc.iceConnectionState})`;
         };
-        if (peer.role === "publisher") {
+        if (peer.role !== "player") {
+          // A publisher sends; an echo peer sends and gets its media back.
+          const echo = peer.role === "echo";
           for (const track of media.getTracks()) {
-            const transceiver = pc.addTransceiver(track.clone(), { direction: "sendonly", streams: [media] });
+            const transceiver = pc.addTransceiver(track.clone(), { direction: echo ? "sendrecv" : "sendonly", streams: [media] });
             if (track.kind === "video") {
-              preferCodec(transceiver, RTCRtpSender.getCapabilities("video"));
+              preferCodec(transceiver, (echo ? RTCRtpReceiver : RTCRtpSender).getCapabilities("video"));
               const parameters = transceiver.sender.getParameters();
               parameters.degradationPreference = "maintain-resolution";
               await transceiver.sender.setParameters(parameters);
             }
           }
+          if (echo) pc.ontrack = render;
         } else {
           if (config.video) preferCodec(pc.addTransceiver("video", { direction: "recvonly" }), RTCRtpReceiver.getCapabilities("video"));
           if (config.audio) pc.addTransceiver("audio", { direction: "recvonly" });
@@ -144,8 +208,8 @@ enum BrowserCohortPage {
         const offer = await pc.createOffer();
         await pc.setLocalDescription(offer);
         at.offer = performance.now();
-        const answer = await signal(peer, offer.sdp);
-        session = answer.session;
+        const answer = await signal(peer, await offerToSend(peer, pc, offer));
+        hangUp = answer.hangUp;
         await pc.setRemoteDescription({ type: "answer", sdp: answer.sdp });
         at.remote = performance.now();
         stage = "ice";
@@ -161,7 +225,7 @@ enum BrowserCohortPage {
                         setup_ms: phase("start", "dtls") };
       if (result.error !== undefined) result.failedPhase = stage;
       if (pc) pc.close();
-      if (session) await fetch(session, { method: "DELETE", headers: peer.token ? { Authorization: "Bearer " + peer.token } : {} }).catch(() => {});
+      if (hangUp) await hangUp().catch(() => {});
       result.endedAt = Date.now();
       emit(result);
     }

@@ -26,13 +26,14 @@ struct BrowserPeerResult: Decodable {
     }
 
     /// Its record: failed when the page said so, when setup never finished, or when no
-    /// media moved (a player that received no video frames, a publisher that sent none).
+    /// media moved (a player or echo peer that received no video frames, a publisher that
+    /// sent none).
     func record(id: String, group: Int, role: PeerGroup.Role, video: Bool, runStartEpochMs: Double) -> PeerRecord {
         var failure: (phase: String, reason: String)? = error.map { (failedPhase ?? "signaling", "Chromium: \($0)") }
         if failure == nil, phases["setup_ms"] == nil { failure = ("dtls", "Chromium never reached connectionState \"connected\"") }
-        let direction = role == .player ? "inbound" : "outbound"
-        if failure == nil, video, (stats?.stream(direction, "video")?.frames ?? 0) == 0 {
-            failure = ("media", role == .player ? "Chromium received no video frames" : "Chromium sent no video frames")
+        let receives = role != .publisher
+        if failure == nil, video, (stats?.stream(receives ? "inbound" : "outbound", "video")?.frames ?? 0) == 0 {
+            failure = ("media", receives ? "Chromium received no video frames" : "Chromium sent no video frames")
         }
         var record = PeerRecord(id: id, group: group, role: role.rawValue, startedAtMs: startedAt - runStartEpochMs,
                                 endedAtMs: (endedAt ?? startedAt) - runStartEpochMs, phases: phases,

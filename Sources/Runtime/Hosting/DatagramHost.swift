@@ -10,6 +10,12 @@ import RTCBase
 /// Without a receive link a datagram goes to the machine straight from the socket's
 /// receive buffer (`handle(borrowed:from:to:now:)`); it is copied only when the link must
 /// hold it.
+///
+/// Media waits in the socket's batch for the end of the loop's iteration; a STUN or DTLS
+/// datagram (first byte below 128, RFC 7983 7) goes out before the machine's events are
+/// acted on: a peer's `connected` starts its media, and a DTLS server's final flight or
+/// an answer to the server's check must not wait for that, nor for the other peers the
+/// iteration serves, or the setup would time the harness (seen: 5-15 ms toward Janus).
 final class DatagramHost<Machine: DatagramMachine & AnyObject> {
     let loop: EventLoop
     let socket: UDPSocket
@@ -53,13 +59,16 @@ final class DatagramHost<Machine: DatagramMachine & AnyObject> {
     func drive() {
         guard machine != nil else { return }
         let now = loop.now()
+        var setup = false
         while let transmit = machine?.pollTransmit() {
             if sendLink != nil {
                 sendLink?.send(transmit, now: now)
             } else {
                 socket.send(transmit.payload, to: transmit.destination)
+                setup = setup || Self.isSetup(transmit.payload)
             }
         }
+        if setup { socket.flush() }
         while let event = machine?.pollEvent() { onEvent(event) }
         timer.arm(at: machine?.pollTimeout())
         if sendLink != nil || receiveLink != nil { deliverLinks(now: now) }
@@ -79,8 +88,12 @@ final class DatagramHost<Machine: DatagramMachine & AnyObject> {
 
     /// Moves what the impairment links have due, and waits for the next.
     private func deliverLinks(now: Instant) {
-        var delivered = false
-        while let (transmit, _) = sendLink?.pollDelivery(now: now) { socket.send(transmit.payload, to: transmit.destination) }
+        var delivered = false, setup = false
+        while let (transmit, _) = sendLink?.pollDelivery(now: now) {
+            socket.send(transmit.payload, to: transmit.destination)
+            setup = setup || Self.isSetup(transmit.payload)
+        }
+        if setup { socket.flush() }
         while let (datagram, _) = receiveLink?.pollDelivery(now: now) {
             machine?.handle(datagram, now: now)
             delivered = true
@@ -89,6 +102,9 @@ final class DatagramHost<Machine: DatagramMachine & AnyObject> {
         let sendNext = sendLink?.pollTimeout(), receiveNext = receiveLink?.pollTimeout()
         linkTimer.arm(at: sendNext.map { min($0, receiveNext ?? $0) } ?? receiveNext)
     }
+
+    /// STUN (0-3) or DTLS (20-63), not SRTP (128-191): RFC 7983 7.
+    static func isSetup(_ payload: [UInt8]) -> Bool { payload.first.map { $0 < 128 } ?? false }
 
     /// Ends the machine's session politely when it has something to say last (a `Peer`'s
     /// DTLS close_notify), sends that, and releases the socket.
