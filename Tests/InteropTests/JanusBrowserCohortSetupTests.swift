@@ -26,7 +26,12 @@ final class JanusBrowserCohortSetupTests: XCTestCase {
     private let comparison = CohortSetupComparison(server: .janus, target: "Janus", codec: "Opus", role: "echo", peers: "EchoTest peers",
                                                    variables: ["VIDEO": "false"], comparedPhases: [.setup], checksEachPeer: false)
 
+    /// Runs with `RTCSWARM_JANUS_COHORT=1` only, until a fault is found: in one of four runs
+    /// like CI's, one of the 16 Chromium echo peers stayed in ICE checking with Janus until
+    /// its stop (the other 15 and every rtcswarm peer connected).
     func testSetupAgreesWithChromiumsOnTheSameJanus() throws {
+        try XCTSkipUnless(ProcessInfo.processInfo.environment["RTCSWARM_JANUS_COHORT"] == "1",
+                          "set RTCSWARM_JANUS_COHORT=1 to run it: in 1 of 4 runs a Chromium echo peer stayed in ICE checking with Janus, cause not found yet (issue 19)")
         try comparison.assertMediansAgree(self)
     }
 
