@@ -115,7 +115,8 @@ struct CohortSetupComparison {
         }
     }
 
-    private static var phases: [(String, KeyPath<WireSetupPhases.Player, Double?>)] { [("ice_ms", \.iceMs), ("dtls_ms", \.dtlsMs), ("setup_ms", \.setupMs)] }
+    /// The phases printed, reported and on the wire.
+    private static var printed: [Phase] { [.ice, .dtls, .setup] }
 
     /// Runs the cohort, checks every peer is in the report and set up, and prints the medians;
     /// `lagMaxMs` is the most any worker's loop ran late.
@@ -144,7 +145,8 @@ struct CohortSetupComparison {
                      "applying the answer: - | \(Self.text(Self.median(ours.map(\.applyingMs)))) | \(Self.text(Self.median(chromium.map(\.applyingMs)))) | -",
                      "the server's first check after its answer: - | \(Self.text(Self.median(ours.map(\.serverCheckMs)))) | "
                      + "\(Self.text(Self.median(chromium.map(\.serverCheckMs)))) | -"]
-        for (name, path) in Self.phases {
+        for phase in Self.printed {
+            let (name, path) = (phase.name, phase.path)
             table.append("\(name): \(Self.text(Self.median(natives.map { $0.phases[name] }))) | \(Self.text(Self.median(ours.map { $0[keyPath: path] }))) | "
                          + "\(Self.text(Self.median(chromium.map { $0[keyPath: path] }))) | \(Self.text(Self.median(browsers.map { $0.phases[name] })))")
             table.append("  each: rtcswarm \(Self.list(natives.map { $0.phases[name] })); Chromium on the wire \(Self.list(chromium.map { $0[keyPath: path] }))")

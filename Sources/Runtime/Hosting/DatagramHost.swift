@@ -64,8 +64,7 @@ final class DatagramHost<Machine: DatagramMachine & AnyObject> {
             if sendLink != nil {
                 sendLink?.send(transmit, now: now)
             } else {
-                socket.send(transmit.payload, to: transmit.destination)
-                setup = setup || Self.isSetup(transmit.payload)
+                setup = batch(transmit) || setup
             }
         }
         if setup { socket.flush() }
@@ -89,10 +88,7 @@ final class DatagramHost<Machine: DatagramMachine & AnyObject> {
     /// Moves what the impairment links have due, and waits for the next.
     private func deliverLinks(now: Instant) {
         var delivered = false, setup = false
-        while let (transmit, _) = sendLink?.pollDelivery(now: now) {
-            socket.send(transmit.payload, to: transmit.destination)
-            setup = setup || Self.isSetup(transmit.payload)
-        }
+        while let (transmit, _) = sendLink?.pollDelivery(now: now) { setup = batch(transmit) || setup }
         if setup { socket.flush() }
         while let (datagram, _) = receiveLink?.pollDelivery(now: now) {
             machine?.handle(datagram, now: now)
@@ -101,6 +97,13 @@ final class DatagramHost<Machine: DatagramMachine & AnyObject> {
         if delivered { drive() }
         let sendNext = sendLink?.pollTimeout(), receiveNext = receiveLink?.pollTimeout()
         linkTimer.arm(at: sendNext.map { min($0, receiveNext ?? $0) } ?? receiveNext)
+    }
+
+    /// Puts `transmit` in the socket's batch; true when it is STUN or DTLS, which the
+    /// caller flushes once its datagrams are queued.
+    private func batch(_ transmit: Transmit) -> Bool {
+        socket.send(transmit.payload, to: transmit.destination)
+        return Self.isSetup(transmit.payload)
     }
 
     /// STUN (0-3) or DTLS (20-63), not SRTP (128-191): RFC 7983 7.
