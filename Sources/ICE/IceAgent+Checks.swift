@@ -109,6 +109,8 @@ extension IceAgent {
         // libwebrtc pings a valid pair again (to nominate it) without making it unusable.
         if options.profile == .rfc8445 || !pairs[index].valid { pairs[index].state = .inProgress }
         pairs[index].lastCheckSent = now
+        pairs[index].checksSent += 1
+        if selected?.pair == index { pinged(now: now) }
         stats.checksSent += 1
         lastCheckAt = now
         if state == .new { setState(.checking, .checksStarted) }
@@ -170,6 +172,8 @@ extension IceAgent {
         pairs[index].mappedType = localCandidates.first { $0.address == mapped }?.type ?? .prflx
         pairs[index].state = .succeeded
         pairs[index].valid = true
+        pairs[index].answers += 1
+        if selected?.pair == index { pingAnswered() }
         if entry.sends == 1 { recordRtt(now - entry.firstSent, pair: index) }
         for other in pairs.indices where pairs[other].state == .frozen && pairs[other].foundation == pairs[index].foundation {
             pairs[other].state = .waiting
@@ -223,7 +227,9 @@ extension IceAgent {
         selected = SelectedPath(pair: best, local: local, remote: remote,
                                 username: "\(remoteCredentials.ufrag):\(localCredentials.ufrag)",
                                 key: StunKey.shortTerm(password: remoteCredentials.pwd),
-                                lastResponse: now, nextConsent: now + consentDelay())
+                                lastResponse: now, nextConsent: now, pings: pair.checksSent, answers: pair.answers,
+                                lastPing: pair.lastCheckSent ?? now)
+        scheduleNextPing()
         stats.selectedLocalType = pair.mappedType ?? local.type
         stats.selectedRemoteType = remote.type
         stats.selectedPairRtt = pair.rtt

@@ -66,6 +66,11 @@ public struct IceAgent: Sendable {
         var key: [UInt8]
         var lastResponse: Instant
         var nextConsent: Instant
+        /// Pings on the pair so far (its checks, then consent checks), answers to them, and
+        /// when the last went out: what the libwebrtc profile paces the next one by.
+        var pings: Int
+        var answers: Int
+        var lastPing: Instant
         var disconnected = false
         /// The pair is nominated (libwebrtc selects a pair before nominating it).
         var nominated = false

@@ -22,6 +22,10 @@ struct IceCandidatePair: Sendable {
     var mappedType: IceCandidateType?
     /// When the last check on it went out (libwebrtc pings the least recently pinged first).
     var lastCheckSent: Instant?
+    /// Checks sent on it and answers to them (libwebrtc's num_pings_sent and rtt_samples,
+    /// which pace the pings once it is selected).
+    var checksSent = 0
+    var answers = 0
     /// Round-trip time of the last check or consent request answered without retransmission.
     var rtt: Duration?
 

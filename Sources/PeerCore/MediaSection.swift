@@ -37,6 +37,25 @@ struct MediaSection: Sendable {
     var askedForKeyframe = false
     var framesDroppedSeen = 0
 
+    /// Puts a received packet in the frame assembler, made on the first, whose frames wait
+    /// `wait` for older incomplete ones; returns how many packets it found malformed. One
+    /// access to the section: reading `assembler` from outside copied the section, and each
+    /// write through `Peer.media` checked the array's uniqueness, on every packet.
+    mutating func assemble(_ packet: RtpPacket, now: Instant, wait: Duration) -> Int {
+        if assembler == nil {
+            assembler = FrameAssembler(
+                depacketizer: CodecDepacketizer(codec: info.codec),
+                // 512 packets hold a 600 KB keyframe (2160p) with room for reordering;
+                // the ring costs about 64 bytes a slot for every video stream received.
+                capacity: info.codec.isVideo ? 512 : 64)
+        }
+        // In place: its packet ring is never shared, so never copied.
+        assembler?.maxWait = wait
+        let malformedBefore = assembler?.statistics.malformedPackets ?? 0
+        assembler?.insert(packet, now: now)
+        return (assembler?.statistics.malformedPackets ?? 0) - malformedBefore
+    }
+
     var sends: Bool { info.direction.sends && info.localSsrc != nil }
     var receives: Bool { info.direction.receives }
 }

@@ -46,6 +46,7 @@ extension Peer {
             events.append(.phaseCompleted(.ice, at: now))
             dtls?.retransmitTimeout = Self.dtlsRetransmitTimeout(roundTrip: ice.stats.selectedPairRtt, profile: ice.options.profile)
             dtls?.start(now: now)
+            deliverEarlyDtls(now: now)
         case .failed:
             isConnected = false
             fail(timeline.iceConnected == nil ? .ice : .connected, "ICE failed: \(reason.rawValue)")
@@ -188,10 +189,17 @@ extension Peer {
             throw PeerError("\(kind) fingerprint '\(fingerprint)' is unusable: \(error)")
         }
         takeRemoteIce(credentials, from: remote)
-        if role == .server, let dtls {
-            for datagram in earlyDtls { dtls.handle(datagram, now: now) }
-        }
+        // Only a DTLS server has anything to answer before it speaks.
+        if role == .client { earlyDtls = [] }
+        deliverEarlyDtls(now: now)
+    }
+
+    /// Hands the DTLS server what came early (`handleDtls`) once a pair is usable.
+    func deliverEarlyDtls(now: Instant) {
+        guard dtls != nil, timeline.iceConnected != nil, !earlyDtls.isEmpty else { return }
+        let early = earlyDtls
         earlyDtls = []
+        for datagram in early { handleDtls(datagram, now: now) }
     }
 
     /// Adds a trickled remote candidate (RFC 8838); `nil` or a candidate that is not UDP

@@ -47,7 +47,8 @@ public final class Peer {
     /// after every datagram, where comparing `sctp` with nil copied the whole association
     /// (1 % of a player's CPU through SRS).
     public internal(set) var dataChannelsNegotiated = false
-    /// DTLS datagrams that came before the remote description said who is client.
+    /// DTLS datagrams that came before the DTLS server could answer them: before the remote
+    /// description said who is client, or before ICE had a usable pair.
     var earlyDtls: [[UInt8]] = []
     var srtpOut: SrtpContext?
     var srtpIn: SrtpContext?

@@ -17,11 +17,11 @@ enum IcePairSetup {
 
     /// A network with agent A (node 0) and agent B (node 1), candidates and credentials
     /// exchanged as signalling would, end-of-candidates included; RFC 8445 timers unless
-    /// `options` say otherwise.
+    /// `options` (and for B `optionsB`) say otherwise.
     static func network(roleA: IceRole = .controlling, roleB: IceRole = .controlled,
                         tieBreakerA: UInt64 = 0xA, tieBreakerB: UInt64 = 0xB,
-                        options: IceAgentOptions = rfc8445) -> VirtualNetwork {
-        var optionsB = options
+                        options: IceAgentOptions = rfc8445, optionsB: IceAgentOptions? = nil) -> VirtualNetwork {
+        var optionsB = optionsB ?? options
         optionsB.seed = options.seed &+ 1
         var a = IceAgent(role: roleA, localCredentials: credentialsA, tieBreaker: tieBreakerA, options: options)
         var b = IceAgent(role: roleB, localCredentials: credentialsB, tieBreaker: tieBreakerB, options: optionsB)

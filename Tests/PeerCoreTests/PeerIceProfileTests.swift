@@ -10,13 +10,17 @@ import XCTest
 /// 40 ms; the answerer checks first (20 ms) and the offerer answers it before it has the
 /// answer's credentials.
 final class PeerIceProfileTests: XCTestCase {
-    private func connectedPair(_ profile: IceProfile) throws -> PeerPair {
+    private func pair(_ profile: IceProfile) throws -> PeerPair {
         var delay = ImpairmentProfile()
         delay.delayMs = 10
         var options = IceAgentOptions()
         options.profile = profile
-        let pair = try PeerPair(offerer: [.audio()], answerer: [.audio()], network: VirtualNetwork(defaultProfile: delay),
-                                iceOptions: options)
+        return try PeerPair(offerer: [.audio()], answerer: [.audio()], network: VirtualNetwork(defaultProfile: delay),
+                            iceOptions: options)
+    }
+
+    private func connectedPair(_ profile: IceProfile) throws -> PeerPair {
+        let pair = try pair(profile)
         XCTAssertTrue(pair.connect(), "offerer \(pair.offererLog.failures), answerer \(pair.answererLog.failures)")
         return pair
     }
@@ -37,5 +41,29 @@ final class PeerIceProfileTests: XCTestCase {
         let pair = try connectedPair(.rfc8445)
         XCTAssertEqual(try XCTUnwrap(pair.offerer.timeline.iceMs), 70, accuracy: 0.001)
         XCTAssertEqual(try XCTUnwrap(pair.answerer.timeline.iceMs), 80, accuracy: 0.001)
+    }
+
+    /// The offerer is the DTLS server (the answer says `a=setup:active`). The answerer's
+    /// ClientHello (sent at its ICE's 40 ms) reaches it at 50 ms, before its own first check
+    /// is answered (60 ms): it keeps the ClientHello until then, so its flight's timer starts
+    /// when the flight can leave and from ICE's round trip (twice 20 ms, at least 50 ms),
+    /// not from OpenSSL's 1 s when the ClientHello came. That timer is real time (see
+    /// `DtlsEndpoint`), so it is read as soon as the pair is usable.
+    func testADtlsServerAnswersAnEarlyClientHelloWhenItsPairIsUsableWithTheRoundTripsTimer() throws {
+        let pair = try pair(.libwebrtc)
+        var keptEarly = false
+        var timer: Duration?
+        pair.network.progress(until: {
+            keptEarly = keptEarly || !pair.offerer.earlyDtls.isEmpty
+            if pair.offerer.timeline.iceConnected != nil, let deadline = pair.offerer.dtls?.pollTimeout() {
+                timer = deadline - pair.network.now
+            }
+            return pair.offerer.timeline.iceConnected != nil
+        }, limit: pair.network.now + .seconds(1))
+        XCTAssertTrue(keptEarly, "the ClientHello came before the server's pair was usable")
+        XCTAssertEqual(try XCTUnwrap(pair.offerer.timeline.iceMs), 20, accuracy: 0.001)
+        XCTAssertEqual(try XCTUnwrap(timer).milliseconds, 50, accuracy: 10)
+        XCTAssertTrue(pair.connect())
+        XCTAssertTrue(pair.offerer.earlyDtls.isEmpty)
     }
 }
