@@ -3,17 +3,19 @@ extension PeerGroup {
     /// RTCPeerConnection encodes or decodes on this machine's few cores.
     public static let browserCohortLimit = 16
 
-    /// A `client: "chromium"` group: publishers or players of an SRS, WHIP or WHEP target,
-    /// or echo peers of Janus's EchoTest over its HTTP API, each an RTCPeerConnection in
+    /// A `client: "chromium"` group: publishers or players of an SRS, WHIP, WHEP or Janus
+    /// VideoRoom target, or echo peers of Janus's EchoTest (Janus over its HTTP API), each an RTCPeerConnection in
     /// one headless Chromium that does its own signaling, ICE and DTLS, so none of
     /// rtcswarm's per-peer settings apply to it.
     func validateBrowserCohort(path: String, target: Target) throws(ScenarioError) {
         try check([.srs, .whip, .whep, .janus].contains(target.kind), "\(path).client",
-                  "\"chromium\" publishes or plays on srs, whip and whep targets and echoes on janus, not \(target.kind.rawValue); "
+                  "\"chromium\" publishes or plays on srs, whip, whep and janus targets and echoes on janus, not \(target.kind.rawValue); "
                   + "for a call with Chromium use role \"pair\" with partner \"chromium\" on a builtin-room target")
         if target.kind == .janus {
-            try check(target.janus?.plugin == .echotest, "\(path).client",
-                      "\"chromium\" calls Janus's EchoTest only (plugin \"echotest\", role \"echo\"), not its VideoRoom")
+            if target.janus?.plugin == .videoroom {
+                try check(target.janus?.roomId != nil, "target.janus.room_id",
+                          "Chromium peers on Janus's VideoRoom meet in a named room: give its id (the publishers create it when Janus has none)")
+            }
             let scheme = target.url?.split(separator: ":", maxSplits: 1).first?.lowercased()
             try check(scheme == "http" || scheme == "https", "target.url",
                       "Chromium peers speak Janus's HTTP API: use its http:// or https:// root (\"\(target.url ?? "")\" is its WebSocket API)")

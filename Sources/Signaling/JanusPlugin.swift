@@ -41,6 +41,37 @@ public enum JanusPlugin: Hashable, Sendable {
         return .object(body)
     }
 
+    /// The VideoRoom `create` body of a publisher's room: `room` as its id, or Janus picks
+    /// one when nil; `options` such as `videocodec`.
+    public static func createRoomBody(room: Int64?, options: [JSONValue.Member]) -> JSONValue {
+        .object([.init("request", "create")] + (room.map { [.init("room", .integer($0))] } ?? []) + options)
+    }
+
+    /// The VideoRoom `join` body for room `room`: a publisher's (`display`, and `id` when its
+    /// feed is fixed), or a subscriber's (`streams: [{feed}]`); nil for the EchoTest.
+    public func joinBody(room: Int64) -> JSONValue? {
+        switch self {
+        case .echoTest:
+            return nil
+        case .videoRoomPublisher(_, _, let display, let feed):
+            var body: [JSONValue.Member] = [.init("request", "join"), .init("ptype", "publisher"), .init("room", .integer(room)),
+                                            .init("display", .string(display))]
+            if let feed { body.append(.init("id", .integer(feed))) }
+            return .object(body)
+        case .videoRoomSubscriber(_, let feed):
+            return .object(["request": "join", "ptype": "subscriber", "room": .integer(room), "streams": [.object(["feed": .integer(feed)])]])
+        }
+    }
+
+    /// The VideoRoom `publish` body that carries a publisher's offer.
+    public static func publishBody(display: String) -> JSONValue { .object(["request": "publish", "display": .string(display)]) }
+
+    /// The VideoRoom `start` body that carries a subscriber's answer.
+    public static let startBody: JSONValue = .object(["request": "start"])
+
+    /// The VideoRoom `destroy` body of room `room`.
+    public static func destroyRoomBody(room: Int64) -> JSONValue { .object(["request": "destroy", "room": .integer(room)]) }
+
     /// Whether Janus makes the offer (we answer).
     public var serverOffers: Bool {
         if case .videoRoomSubscriber = self { return true }

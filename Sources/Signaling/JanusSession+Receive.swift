@@ -115,8 +115,7 @@ extension JanusSession {
                 guard let id = message.pluginID("id") else { return failShape(step, message) }
                 feedID = id
                 guard case .videoRoomPublisher(_, _, let display, _) = plugin else { return }
-                send(.publish, ["janus": "message", "body": .object(["request": "publish", "display": .string(display)]),
-                                "jsep": offerJSEP], now: now)
+                send(.publish, ["janus": "message", "body": JanusPlugin.publishBody(display: display), "jsep": offerJSEP], now: now)
             }
         case .echo, .publish:
             guard message.jsepType == "answer", let sdp = message.jsepSDP else { return failShape(step, message) }
@@ -142,9 +141,8 @@ extension JanusSession {
         case .videoRoomPublisher(let room, _, _, _):
             guard room == nil else { return joinAsPublisher(now: now) }
             createRoom(now: now)
-        case .videoRoomSubscriber(let room, let feed):
-            send(.join, ["janus": "message", "body": .object(["request": "join", "ptype": "subscriber", "room": .integer(room),
-                                                             "streams": [.object(["feed": .integer(feed)])]])], now: now)
+        case .videoRoomSubscriber(let room, _):
+            send(.join, ["janus": "message", "body": plugin.joinBody(room: room) ?? .null], now: now)
         }
     }
 
@@ -152,8 +150,7 @@ extension JanusSession {
     /// has one (Janus otherwise picks it).
     private mutating func createRoom(now: Instant) {
         guard case .videoRoomPublisher(let room, let options, _, _) = plugin else { return }
-        let id: [JSONValue.Member] = room.map { [.init("room", .integer($0))] } ?? []
-        send(.createRoom, ["janus": "message", "body": .object([.init("request", "create")] + id + options)], now: now)
+        send(.createRoom, ["janus": "message", "body": JanusPlugin.createRoomBody(room: room, options: options)], now: now)
     }
 
     /// A publisher of a named room that Janus does not have creates it with its own
@@ -176,11 +173,8 @@ extension JanusSession {
     }
 
     private mutating func joinAsPublisher(now: Instant) {
-        guard case .videoRoomPublisher(_, _, let display, let feed) = plugin, let roomID else { return }
-        var body: [JSONValue.Member] = [.init("request", "join"), .init("ptype", "publisher"), .init("room", .integer(roomID)),
-                                        .init("display", .string(display))]
-        if let feed { body.append(.init("id", .integer(feed))) }
-        send(.join, ["janus": "message", "body": .object(body)], now: now)
+        guard case .videoRoomPublisher = plugin, let roomID, let body = plugin.joinBody(room: roomID) else { return }
+        send(.join, ["janus": "message", "body": body], now: now)
     }
 
     private mutating func failShape(_ step: Step, _ message: JanusMessage) {
@@ -243,7 +237,7 @@ extension JanusSession {
         case .unpublish: send(.unpublish, ["janus": "message", "body": .object(["request": "unpublish"])], now: now)
         case .leave: send(.leave, ["janus": "message", "body": .object(["request": "leave"])], now: now)
         case .destroyRoom:
-            send(.destroyRoom, ["janus": "message", "body": .object(["request": "destroy", "room": .integer(roomID ?? 0)])], now: now)
+            send(.destroyRoom, ["janus": "message", "body": JanusPlugin.destroyRoomBody(room: roomID ?? 0)], now: now)
         default: return
         }
     }

@@ -76,7 +76,7 @@ struct JanusSession: Sendable {
     /// Our answer to the subscriber offer: `start` with the answer as JSEP.
     mutating func answer(_ sdp: String, now: Instant) {
         guard case .settingUp = phase, plugin.serverOffers, handleID != nil else { return }
-        send(.start, ["janus": "message", "body": .object(["request": "start"]),
+        send(.start, ["janus": "message", "body": JanusPlugin.startBody,
                       "jsep": .object(["type": "answer", "sdp": .string(sdp)])], now: now)
     }
 

@@ -4,9 +4,9 @@ import WebRTCTestKit
 import XCTest
 
 /// The browser cohort (`groups[].client: "chromium"`) on servers nobody here wrote:
-/// Chromium publishing into SRS through SRS's JSON API, and Chromium playing from the Pion
-/// WHEP server, each beside rtcswarm players of the same stream at the same time: what
-/// each side received, figure by figure.
+/// Chromium publishing into SRS through SRS's JSON API and into a Janus VideoRoom, and
+/// Chromium playing from the Pion WHEP server and from Janus, each beside rtcswarm players of
+/// the same stream at the same time: what each side received, figure by figure.
 final class BrowserCohortInteropTests: XCTestCase {
     /// rtcswarm's publisher into Pion's WHIP, rtcswarm's and Chromium's players from its WHEP.
     func testChromiumAndRtcswarmPlayTheSameStreamFromPionsWHEP() throws {
@@ -71,5 +71,49 @@ final class BrowserCohortInteropTests: XCTestCase {
         XCTAssertEqual(rows.first { $0.figure == "video.frame_height" }?.difference, 0)
         print(rows.map { "\($0.role) \($0.figure): rtcswarm \($0.native.map { "\($0)" } ?? "-"), Chromium \($0.browser.map { "\($0)" } ?? "-")" }
             .joined(separator: "\n"))
+    }
+
+    /// Chromium's publisher creates a named VideoRoom on Janus 1.1.2 (VP8, Janus's choice) and
+    /// publishes into it over the HTTP API; rtcswarm's players and Chromium's (each answering
+    /// the offer Janus sends a subscriber) play its feed.
+    func testChromiumPublishesIntoJanusVideoRoomToRtcswarmAndChromiumPlayersAlike() throws {
+        let cell = InteropRecorder.cell(self, target: "Janus", role: "VideoRoom publisher (client chromium), played by rtcswarm and Chromium players",
+                                        codec: "VP8+Opus")
+        let video = "media: { video: { codec: \"vp8\", resolution: \"320x180\", keyframe_interval_s: 2 } }"
+        let run = try CohortRun(server: .janus, scenario: """
+            { name: "janus-videoroom-cohort", duration_s: 8,
+              target: { kind: "janus", url: "${JANUS_URL}", janus: { plugin: "videoroom", room_id: 4321 } },
+              groups: [
+                { role: "publisher", client: "chromium", count: 1, stream: { name: "cohort" }, \(video) },
+                { role: "player", count: 3, start_s: 2, arrival: { rate_per_s: 4 }, stream: { name: "cohort" }, \(video) },
+                { role: "player", client: "chromium", count: 3, start_s: 2.0625, arrival: { rate_per_s: 4 }, stream: { name: "cohort" }, \(video) },
+              ] }
+            """, players: 3)
+        defer { run.remove() }
+        let report = try run.start()
+        let peers = report.cells.flatMap(\.peers)
+        let natives = peers.filter { $0.client == nil }
+        cell.measured(peers: natives)
+        for peer in peers where peer.outcome != .completed {
+            XCTFail("\(peer.id) (\(peer.client ?? "rtcswarm")) \(peer.outcome) in \(peer.failedPhase ?? "?"): \(peer.failureReason ?? "")")
+        }
+        XCTAssertEqual([natives.count, peers.count], [3, 7], "three rtcswarm players; Chromium's publisher and three players")
+        let publisher = try XCTUnwrap(peers.first { $0.role == "publisher" }?.browser?.stream("outbound", "video"), "Chromium's publisher stats")
+        XCTAssertEqual([publisher.frameWidth, publisher.frameHeight], [320, 180], "Chromium sent its camera's size")
+        XCTAssertEqual(publisher.codec, "video/VP8")
+        for native in natives {
+            let video = try XCTUnwrap(native.streams.first { $0.kind == "video" }, "\(native.id) received video")
+            XCTAssertEqual(Array(video.resolutions.keys), ["320x180"], "\(native.id) decoded Chromium's frames at its size")
+            XCTAssertNotNil(native.streams.first { $0.kind == "audio" && $0.packetsReceived > 0 }, "\(native.id) received Chromium's audio")
+        }
+        for browser in peers where browser.client == "chromium" && browser.role == "player" {
+            let inbound = try XCTUnwrap(browser.browser?.stream("inbound", "video"), "\(browser.id)'s video")
+            XCTAssertEqual(inbound.frameHeight, 180, "\(browser.id)")
+            XCTAssertGreaterThan(inbound.frames ?? 0, 100, "\(browser.id): about 30 fps for 5 s")
+        }
+        let rows = try XCTUnwrap(report.cells.first?.calibration, "the native-vs-browser table")
+        let frames = try XCTUnwrap(rows.first { $0.role == "player" && $0.figure == "video.frames_received" })
+        let native = try XCTUnwrap(frames.native), browser = try XCTUnwrap(frames.browser)
+        XCTAssertEqual(native, browser, accuracy: browser * 0.1, "frames received: rtcswarm \(native), Chromium \(browser)")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Report
 @testable import Runtime
 import Scenario
+import Signaling
 import XCTest
 
 /// The browser cohort's page plan and how its log lines become records (no browser started).
@@ -51,11 +52,31 @@ final class BrowserCohortTests: XCTestCase {
         XCTAssertEqual(janus.peers.map(\.api), ["janus", "janus"])
         XCTAssertEqual(janus.peers.first?.url, "http://127.0.0.1:8088/janus")
         XCTAssertEqual(janus.peers.first?.janusPlugin, "janus.plugin.echotest")
-        XCTAssertEqual(janus.peers.first?.janusBody, #"{"audio":true,"video":true,"videocodec":"vp8"}"#)
+        XCTAssertEqual(janus.peers.first?.janusSteps, [.init(body: #"{"audio":true,"video":true,"videocodec":"vp8"}"#, jsep: "offer")])
         XCTAssertEqual(janus.peers.map(\.startAt), [1_001_000, 1_001_500])
         XCTAssertEqual(janus.video?.codec, "video/VP8")
         XCTAssertTrue(janus.audio, "the echo peer sends and gets back Opus too")
-        XCTAssertTrue(BrowserCohortPage.html(janus).contains("async function janus(peer, sdp)"), "the page does Janus's HTTP API itself")
+        XCTAssertTrue(BrowserCohortPage.html(janus).contains("async function janus(peer, sdp, answerTo)"), "the page does Janus's HTTP API itself")
+    }
+
+    /// On Janus's VideoRoom a publisher creates the named room (427, it exists, is fine, and
+    /// only a room it made is destroyed), joins as its stream's feed and publishes its offer;
+    /// a player joins that feed and starts with its answer: what rtcswarm's peers send.
+    func testVideoRoomPeersOnJanusSendWhatRtcswarmsPeersSend() throws {
+        let target = "{ kind: 'janus', url: 'http://127.0.0.1:8088/janus', janus: { plugin: 'videoroom', room_id: 4321 } }"
+        let feed = JanusPlugin.feedID(forStream: "s1")
+        let publisher = try configuration(target, url: "http://127.0.0.1:8088/janus", role: "publisher")
+        XCTAssertEqual(publisher.peers.first?.janusPlugin, "janus.plugin.videoroom")
+        XCTAssertEqual(publisher.peers.first?.janusSteps, [
+            .init(body: #"{"request":"create","room":4321,"videocodec":"vp8"}"#, allowedError: 427, undo: #"{"request":"destroy","room":4321}"#),
+            .init(body: #"{"request":"join","ptype":"publisher","room":4321,"display":"g0-0","id":\#(feed)}"#),
+            .init(body: #"{"request":"publish","display":"g0-0"}"#, jsep: "offer"),
+        ])
+        let player = try configuration(target, url: "http://127.0.0.1:8088/janus")
+        XCTAssertEqual(player.peers.first?.janusSteps, [
+            .init(body: #"{"request":"join","ptype":"subscriber","room":4321,"streams":[{"feed":\#(feed)}]}"#),
+            .init(body: #"{"request":"start"}"#, jsep: "answer"),
+        ])
     }
 
     /// The configuration sits in the page as JSON that no `</script>` in a value can end.

@@ -28,7 +28,7 @@ final class BrowserCohortValidationTests: XCTestCase {
     func testEachUnsupportedUseIsRefusedNamingTheKey() {
         let cases: [([String], String)] = [
             (["target={kind: 'builtin-room'}", "groups[0].role=pair", "groups[1].role=pair", "groups[2].role=pair"],
-             "groups[2].client: \"chromium\" publishes or plays on srs, whip and whep targets and echoes on janus, not builtin-room; for a call with "
+             "groups[2].client: \"chromium\" publishes or plays on srs, whip, whep and janus targets and echoes on janus, not builtin-room; for a call with "
              + "Chromium use role \"pair\" with partner \"chromium\" on a builtin-room target"),
             (["groups[2].count=17"], "groups[2].count: 17 Chromium peers in one group: at most 16 (one browser runs them all); split them into groups"),
             (["groups[2].ice={profile: 'rfc8445'}"],
@@ -50,9 +50,9 @@ final class BrowserCohortValidationTests: XCTestCase {
         XCTAssertNil(message(set: []), "the cohort as written is valid")
     }
 
-    /// On Janus, Chromium peers call the EchoTest over the HTTP API, as the page does; the
-    /// VideoRoom and the WebSocket API are refused naming the key.
-    func testOnJanusChromiumEchoesThroughTheEchoTestOverHTTPOnly() throws {
+    /// On Janus, Chromium peers speak the HTTP API, as the page does: the EchoTest, or the
+    /// VideoRoom in a named room; the WebSocket API is refused naming the key.
+    func testOnJanusChromiumSpeaksTheHTTPAPIToTheEchoTestOrANamedVideoRoom() throws {
         let janus = """
         { name: "j", duration_s: 10, target: { kind: "janus", url: "http://127.0.0.1:8088/janus", janus: { plugin: "echotest" } },
           groups: [{ role: "echo", count: 2 }, { role: "echo", client: "chromium", count: 2, media: { video: { codec: "h264" } } }] }
@@ -68,8 +68,11 @@ final class BrowserCohortValidationTests: XCTestCase {
         XCTAssertNil(message([]), "Chromium echo peers beside rtcswarm's on the EchoTest")
         XCTAssertEqual(message(["target.url=ws://127.0.0.1:8188"]),
                        "target.url: Chromium peers speak Janus's HTTP API: use its http:// or https:// root (\"ws://127.0.0.1:8188\" is its WebSocket API)")
-        XCTAssertEqual(message(["target.janus={plugin: 'videoroom', room_id: 1234}", "groups[0].role=publisher", "groups[1].role=player"]),
-                       "groups[1].client: \"chromium\" calls Janus's EchoTest only (plugin \"echotest\", role \"echo\"), not its VideoRoom")
+        XCTAssertNil(message(["target.janus={plugin: 'videoroom', room_id: 1234}", "groups[0].role=publisher", "groups[1].role=player"]),
+                     "Chromium players of a VideoRoom feed beside rtcswarm's publisher")
+        XCTAssertEqual(message(["target.janus={plugin: 'videoroom'}", "groups[0].role=publisher", "groups[1].role=publisher"]),
+                       "target.janus.room_id: Chromium peers on Janus's VideoRoom meet in a named room: give its id "
+                       + "(the publishers create it when Janus has none)")
         XCTAssertEqual(message(["groups[1].data={channels: [{label: 'x'}]}"]),
                        "groups[1].data: Chromium runs its own WebRTC stack, which rtcswarm does not configure; remove data from this group "
                        + "(impair the network itself to impair Chromium: docs/scenarios.md, browser cohort)")

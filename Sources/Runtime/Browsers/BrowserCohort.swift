@@ -98,6 +98,28 @@ final class BrowserCohort {
         return results
     }
 
+    /// The plugin messages a Chromium peer sends, as rtcswarm's `JanusSession` would: the
+    /// EchoTest body with the offer; a VideoRoom publisher creates its named room (427, it
+    /// exists, is fine; destroyed at hang-up if it made it), joins as its feed and publishes
+    /// the offer; a subscriber joins (Janus replies with its offer) and starts with the answer.
+    static func janusSteps(_ plugin: JanusPlugin, group index: Int) throws(TargetError) -> [BrowserCohortPage.Configuration.JanusStep] {
+        typealias Step = BrowserCohortPage.Configuration.JanusStep
+        switch plugin {
+        case .echoTest(let codec):
+            return [Step(body: JanusPlugin.echoBody(videoCodec: codec).serialized, jsep: "offer")]
+        case .videoRoomPublisher(let room, let options, let display, _):
+            guard let room, let join = plugin.joinBody(room: room) else {
+                throw TargetError("groups[\(index)]: Chromium publishers on Janus's VideoRoom need target.janus.room_id")  // validate() says so first
+            }
+            return [Step(body: JanusPlugin.createRoomBody(room: room, options: options).serialized, allowedError: 427,
+                         undo: JanusPlugin.destroyRoomBody(room: room).serialized),
+                    Step(body: join.serialized),
+                    Step(body: JanusPlugin.publishBody(display: display).serialized, jsep: "offer")]
+        case .videoRoomSubscriber(let room, _):
+            return [Step(body: plugin.joinBody(room: room)?.serialized ?? "{}"), Step(body: JanusPlugin.startBody.serialized, jsep: "answer")]
+        }
+    }
+
     /// The page's plan: each peer's request (the `OfferRequest` rtcswarm's own peers of
     /// the group would make, or on Janus the plugin and EchoTest body they would send) and
     /// wall-clock start and stop, the camera, the codec to put first.
@@ -117,11 +139,8 @@ final class BrowserCohort {
             if scenario.target.kind == .janus {
                 let plugin = try JanusPlugin.forPeer(target: scenario.target, role: group.role, stream: peer.stream ?? StreamSettings.defaultName,
                                                      display: peer.id, video: videoCodec, groupIndex: index)
-                guard case .echoTest(let codec) = plugin else {
-                    throw TargetError("groups[\(index)]: Chromium peers on Janus call the EchoTest only")  // validate() says so first
-                }
                 (request.api, request.url, request.janusPlugin) = ("janus", target.endpoint.description, plugin.packageName)
-                request.janusBody = JanusPlugin.echoBody(videoCodec: codec).serialized
+                request.janusSteps = try janusSteps(plugin, group: index)
                 return request
             }
             let offer = try OfferRequest.maker(target: scenario.target, role: group.role, stream: peer.stream ?? StreamSettings.defaultName,

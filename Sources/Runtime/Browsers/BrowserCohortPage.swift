@@ -4,8 +4,8 @@ import RoomServer
 /// The page one headless Chromium loads from the report folder to run a
 /// `client: "chromium"` group: one RTCPeerConnection per planned peer, each started and
 /// stopped at its planned wall-clock time, doing its own signaling with the target (SRS's
-/// `/rtc/v1/play/` and `/publish/` JSON API, WHIP RFC 9725, WHEP, Janus's EchoTest over its
-/// HTTP API, PROTOCOLS.md 5) and its own ICE and DTLS.
+/// `/rtc/v1/play/` and `/publish/` JSON API, WHIP RFC 9725, WHEP, Janus's EchoTest and
+/// VideoRoom over its HTTP API, PROTOCOLS.md 5) and its own ICE and DTLS.
 ///
 /// Each peer times its setup as METRICS.md defines rtcswarm's (`signaling_ms` from the
 /// offer created to the answer applied, `ice_ms` to `iceConnectionState` "connected",
@@ -31,13 +31,25 @@ enum BrowserCohortPage {
             var srsApi: String?
             var streamUrl: String?
             var token: String?
-            /// For `janus`: the plugin to attach and the body of the `message` with the offer
-            /// (JSON text, `JanusPlugin.echoBody`).
+            /// For `janus`: the plugin to attach and its `message`s in order.
             var janusPlugin: String?
-            var janusBody: String?
+            var janusSteps: [JanusStep]?
             /// Wall-clock milliseconds since 1970 (`Date.now()`).
             var startAt: Double
             var stopAt: Double
+        }
+        /// One plugin `message` of a Janus peer (PROTOCOLS.md 5), as rtcswarm's own peer of
+        /// the group sends it (`JanusPlugin`).
+        struct JanusStep: Encodable, Equatable {
+            /// The body, JSON text.
+            var body: String
+            /// The JSEP it carries: `offer` (the peer's), `answer` (to the offer Janus sent
+            /// in the reply to the step before), or none.
+            var jsep: String?
+            /// A plugin error code that does not stop the peer (427: the room exists).
+            var allowedError: Int?
+            /// A body to send at hang-up when this step succeeded (destroying the room it created).
+            var undo: String?
         }
         struct Video: Encodable {
             var width: Int
@@ -97,47 +109,7 @@ enum BrowserCohortPage {
       transceiver.setCodecPreferences(capabilities.codecs.slice().sort((a, b) => rank(a) - rank(b)));
     }
 
-    // Janus's HTTP API (PROTOCOLS.md 5): create a session, attach the plugin, send the
-    // body with the offer, and long-poll the session for the event of that transaction
-    // that carries the answer (it may come before the message's ack). Polling stops there:
-    // Chromium holds 6 connections per server, and 16 idle polls would stall the other
-    // peers' requests. A keep-alive holds the session past Janus's 60 s timeout; hangUp
-    // hangs up and destroys it.
-    async function janus(peer, sdp) {
-      let count = 0;
-      const transaction = () => peer.id + "-" + ++count;
-      const post = async (path, request) => {
-        const response = await fetch(peer.url + path, { method: "POST", headers: { "Content-Type": "application/json" },
-          body: JSON.stringify(request) });
-        const reply = await response.json();
-        if (reply.janus === "error") throw new Error(`Janus refused ${request.janus}: ${JSON.stringify(reply.error)}`);
-        return reply;
-      };
-      const session = "/" + (await post("", { janus: "create", transaction: transaction() })).data.id;
-      const handle = session + "/" + (await post(session, { janus: "attach", plugin: peer.janusPlugin, transaction: transaction() })).data.id;
-      const offered = transaction();
-      const sent = post(handle, { janus: "message", body: JSON.parse(peer.janusBody), jsep: { type: "offer", sdp }, transaction: offered });
-      const refused = sent.then(() => new Promise(() => {}));
-      let answer;
-      while (answer === undefined) {
-        const poll = fetch(peer.url + session + "?maxev=10").then(response => response.json());
-        for (const event of [].concat(await Promise.race([poll, refused]))) {
-          if (event.transaction !== offered) continue;
-          const data = event.plugindata && event.plugindata.data || {};
-          if (data.error !== undefined) throw new Error(`Janus's ${peer.janusPlugin} refused the offer: ${data.error}`);
-          if (event.jsep && event.jsep.type === "answer") answer = event.jsep.sdp;
-        }
-      }
-      await sent;
-      // Our candidates were all in the offer (RFC 8838 4: end of candidates).
-      post(handle, { janus: "trickle", candidate: { completed: true }, transaction: transaction() }).catch(() => {});
-      const keepAlive = setInterval(() => post(session, { janus: "keepalive", transaction: transaction() }).catch(() => {}), 25000);
-      return { sdp: answer, hangUp: async () => {
-        clearInterval(keepAlive);
-        await post(handle, { janus: "hangup", transaction: transaction() });
-        await post(session, { janus: "destroy", transaction: transaction() });
-      } };
-    }
+    \#(BrowserCohortJanusScript.functions)
 
     // SRS's JSON API (PROTOCOLS.md 1), WHIP/WHEP (the offer as application/sdp, the
     // answer in 201 Created, the session in Location to DELETE, RFC 9725 4.2), or Janus.
@@ -161,9 +133,9 @@ enum BrowserCohortPage {
       return { sdp: text, hangUp: session && (() => fetch(session, { method: "DELETE", headers })) };
     }
 
-    // The offer to send. Janus (full ICE, no trickle from us) needs our candidates in it:
-    // the local description once gathering is complete (RFC 8445 5.1.1); SRS and
-    // WHIP/WHEP servers (ICE lite) take the offer as created.
+    // The offer (or answer) to send. Janus (full ICE, no trickle from us) needs our
+    // candidates in it: the local description once gathering is complete (RFC 8445
+    // 5.1.1); SRS and WHIP/WHEP servers (ICE lite) take the offer as created.
     function offerToSend(peer, pc, offer) {
       if (peer.api !== "janus") return Promise.resolve(offer.sdp);
       return new Promise(resolve => {
@@ -172,6 +144,8 @@ enum BrowserCohortPage {
         done();
       });
     }
+
+    \#(BrowserCohortJanusScript.icePairs)
 
     async function run(peer, media) {
       await sleepUntil(peer.startAt);
@@ -201,21 +175,38 @@ enum BrowserCohortPage {
           }
           if (echo) pc.ontrack = render;
         } else {
-          if (config.video) preferCodec(pc.addTransceiver("video", { direction: "recvonly" }), RTCRtpReceiver.getCapabilities("video"));
-          if (config.audio) pc.addTransceiver("audio", { direction: "recvonly" });
+          // A subscriber gets its sections from the server's offer.
+          if (config.video && !serverOffers(peer)) {
+            preferCodec(pc.addTransceiver("video", { direction: "recvonly" }), RTCRtpReceiver.getCapabilities("video"));
+          }
+          if (config.audio && !serverOffers(peer)) pc.addTransceiver("audio", { direction: "recvonly" });
           pc.ontrack = render;
         }
-        const offer = await pc.createOffer();
-        await pc.setLocalDescription(offer);
-        at.offer = performance.now();
-        const answer = await signal(peer, await offerToSend(peer, pc, offer));
-        hangUp = answer.hangUp;
-        await pc.setRemoteDescription({ type: "answer", sdp: answer.sdp });
-        at.remote = performance.now();
+        if (serverOffers(peer)) {
+          // No signaling_ms: it runs from our offer to the answer applied (METRICS.md), as
+          // for rtcswarm's subscribers; ice_ms runs from Janus's offer applied.
+          hangUp = (await janus(peer, undefined, async offer => {
+            await pc.setRemoteDescription({ type: "offer", sdp: offer });
+            at.remote = performance.now();
+            const answer = await pc.createAnswer();
+            await pc.setLocalDescription(answer);
+            return offerToSend(peer, pc, answer);
+          })).hangUp;
+        } else {
+          const offer = await pc.createOffer();
+          await pc.setLocalDescription(offer);
+          at.offer = performance.now();
+          const answer = await signal(peer, await offerToSend(peer, pc, offer));
+          hangUp = answer.hangUp;
+          await pc.setRemoteDescription({ type: "answer", sdp: answer.sdp });
+          at.remote = performance.now();
+        }
         stage = "ice";
         await sleepUntil(peer.stopAt);
         stage = at.ice === undefined ? "ice" : at.dtls === undefined ? "dtls" : "media";
-        if (at.dtls === undefined && result.error === undefined) result.error = `not connected by the peer's stop (ICE ${pc.iceConnectionState}, connection ${pc.connectionState})`;
+        if (at.dtls === undefined && result.error === undefined) {
+          result.error = `not connected by the peer's stop (ICE ${pc.iceConnectionState}, connection ${pc.connectionState}): ${await icePairs(pc)}`;
+        }
         result.stats = await figures(pc, at);
       } catch (error) {
         result.error = String(error && error.message || error);
