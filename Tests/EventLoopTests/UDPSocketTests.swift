@@ -1,4 +1,4 @@
-import EventLoop
+@testable import EventLoop
 import RTCBase
 import XCTest
 
@@ -38,6 +38,27 @@ final class UDPSocketTests: XCTestCase {
         XCTAssertEqual(receiver.stats.receiveBufferDrops, 0)
         XCTAssertLessThan(sender.stats.sendBatches, total / 4, "sends go out in batches")
         XCTAssertLessThan(receiver.stats.receiveBatches, total, "receives come in batches")
+    }
+
+    /// A socket sending a datagram or two at a time (a player's RTCP) keeps a batch of two;
+    /// one that queues more in an iteration (a publisher's frame) grows it to sixteen, and
+    /// what it queued before growing leaves intact and in order.
+    func testTheSendBatchGrowsOnlyForASocketThatQueuesMoreThanTwo() throws {
+        let loop = try EventLoop()
+        let player = try UDPSocket(loop: loop, bindTo: loopback)
+        let publisher = try UDPSocket(loop: loop, bindTo: loopback)
+        let receiver = try UDPSocket(loop: loop, bindTo: loopback)
+        var received: [[UInt8]] = []
+        receiver.onDatagram = { bytes, _ in received.append(Array(bytes)) }
+        player.send([0, 0], to: receiver.localAddress)
+        player.send([0, 1], to: receiver.localAddress)
+        let frame = (0..<20).map { [1, UInt8($0)] + [UInt8](repeating: UInt8($0), count: 100 + $0) }
+        for datagram in frame { publisher.send(datagram, to: receiver.localAddress) }
+        XCTAssertTrue(loop.run(until: { received.count == 22 }, timeout: .seconds(5)))
+        XCTAssertEqual(received.filter { $0.first == 0 }, [[0, 0], [0, 1]])
+        XCTAssertEqual(received.filter { $0.first == 1 }, frame)
+        XCTAssertEqual([player.sendBatchCapacity, publisher.sendBatchCapacity], [2, 16])
+        XCTAssertEqual([player.stats.sendBatches, publisher.stats.sendBatches], [1, 2], "16 when the grown batch filled, then the other 4")
     }
 
     /// A datagram sent between steps of `run(until:)` leaves before the loop sleeps: the
