@@ -7,6 +7,11 @@ import RTCBase
 /// every retry interval (`NackConfiguration.retryInterval`) up to `maxRetries` times;
 /// a retry interval after the last it is given up (`NackConfiguration.resendWindow`). The list holds
 /// at most `maxMissing` packets (the oldest go first).
+///
+/// A retry is due a retry interval at the current round-trip time after the last NACK, as
+/// libwebrtc's NACK module reckons it on every pass: a packet first NACKed before any round
+/// trip was known (100 ms assumed) is asked for again at the pace of the one measured
+/// since, so it is given up when the resend window its frame waits for says.
 struct NackGenerator: Sendable {
     typealias Configuration = NackConfiguration
 
@@ -14,15 +19,19 @@ struct NackGenerator: Sendable {
         var sequence: Int64
         /// When the gap that holds it opened.
         var missingSince: Instant
-        var due: Instant
         var sent = 0
         var lastSent: Instant?
+
+        func due(firstDelay: Duration, retry: Duration) -> Instant {
+            lastSent.map { $0 + retry } ?? missingSince + firstDelay
+        }
     }
 
     let configuration: Configuration
     /// Missing packets in ascending sequence order (gaps only open above the highest).
     private var missing: [Entry] = []
-    /// No entry is due before this (it may be early after arrivals; never late).
+    /// No entry is due before this at the round-trip time last seen (it may be early
+    /// after arrivals, or late until `roundTripTimeChanged`).
     private(set) var nextDue: Instant?
     /// Packets NACKed at least once that later arrived.
     private(set) var recovered = 0
@@ -39,7 +48,7 @@ struct NackGenerator: Sendable {
         let from = max(range.lowerBound, range.upperBound - Int64(configuration.maxMissing), (missing.last?.sequence ?? .min) + 1)
         guard from < range.upperBound else { return }
         let due = now + configuration.firstDelay
-        for sequence in from..<range.upperBound { missing.append(Entry(sequence: sequence, missingSince: now, due: due)) }
+        for sequence in from..<range.upperBound { missing.append(Entry(sequence: sequence, missingSince: now)) }
         let excess = missing.count - configuration.maxMissing
         if excess > 0 {
             missing.removeFirst(excess)
@@ -72,6 +81,11 @@ struct NackGenerator: Sendable {
         return low < missing.count && missing[low].sequence == sequence ? low : nil
     }
 
+    /// The round-trip time changed: retries are reckoned again at the next `due`.
+    mutating func roundTripTimeChanged(now: Instant) {
+        if !missing.isEmpty { nextDue = now }
+    }
+
     /// Forgets everything (the stream restarted).
     mutating func reset() {
         missing.removeAll()
@@ -88,17 +102,18 @@ struct NackGenerator: Sendable {
         var earliest: Instant?
         for index in missing.indices {
             var entry = missing[index]
-            if entry.due <= now {
+            var next = entry.due(firstDelay: configuration.firstDelay, retry: retry)
+            if next <= now {
                 if entry.sent >= configuration.maxRetries {
                     givenUp += 1
                     continue
                 }
-                entry.due = now + retry
                 entry.sent += 1
                 entry.lastSent = now
                 due.append(entry.sequence)
+                next = now + retry
             }
-            earliest = min(earliest ?? entry.due, entry.due)
+            earliest = min(earliest ?? next, next)
             missing[kept] = entry
             kept += 1
         }

@@ -14,10 +14,13 @@ public struct ReceiveStream: Sendable {
         /// The RTX stream carrying this one's resends (RFC 4588), if negotiated.
         public var rtxSsrc: UInt32?
         /// Packets in sequence needed before the source counts as valid (A.1
-        /// MIN_SEQUENTIAL).
+        /// MIN_SEQUENTIAL). One by default: SRTP authenticates every packet (RFC 3711
+        /// 3.4), so there is no stray traffic to sift out, and with two a packet lost right
+        /// after the first restarted the probation, so it was neither NACKed nor counted
+        /// lost while its frame was (libwebrtc's statistics also count from the first).
         public var probation: Int
 
-        public init(ssrc: UInt32, clockRate: Int, nack: Bool, rtxSsrc: UInt32? = nil, probation: Int = 2) {
+        public init(ssrc: UInt32, clockRate: Int, nack: Bool, rtxSsrc: UInt32? = nil, probation: Int = 1) {
             self.ssrc = ssrc
             self.clockRate = clockRate
             self.nack = nack
@@ -62,12 +65,27 @@ public struct ReceiveStream: Sendable {
     /// Accounts for one packet of this stream. Returns false for a duplicate, which the
     /// caller should drop.
     public mutating func receive(sequenceNumber: UInt16, timestamp: UInt32, now: Instant) -> Bool {
+        account(sequenceNumber: sequenceNumber, timestamp: timestamp, now: now).fresh
+    }
+
+    /// What one packet did to the stream.
+    struct Reception {
+        /// False for a duplicate.
+        var fresh: Bool
+        /// For a NACKed packet that arrived, how long it was missing (and the stream's
+        /// NACK-to-resend time moved).
+        var recovery: Duration?
+    }
+
+    /// `receive` telling its caller of a recovery, so that the session reads nothing more
+    /// of the stream per packet.
+    mutating func account(sequenceNumber: UInt16, timestamp: UInt32, now: Instant) -> Reception {
         switch tracker.update(sequenceNumber) {
         case .inProbation:
-            return true
+            return Reception(fresh: true)
         case .notValidated:
             counters.packetsNotCounted += 1
-            return true
+            return Reception(fresh: true)
         case .restarted(let first, let last):
             if validated {
                 carried = snapshot(now: now)
@@ -83,22 +101,22 @@ public struct ReceiveStream: Sendable {
             for sequence in first...last { history.record(sequence, onTime: true) }
             nackGenerator.reset()
             jitter.update(timestamp: timestamp, arrival: now)
-            return true
+            return Reception(fresh: true)
         case .accepted(let sequence):
             return accept(sequence, timestamp: timestamp, now: now)
         }
     }
 
-    private mutating func accept(_ sequence: Int64, timestamp: UInt32, now: Instant) -> Bool {
+    private mutating func accept(_ sequence: Int64, timestamp: UInt32, now: Instant) -> Reception {
         guard sequence >= base, !history.isTooOld(sequence) else {
             counters.packetsNotCounted += 1
-            return true
+            return Reception(fresh: true)
         }
         // Slide first: the slot of a new highest number may still hold one a window older.
         history.advance(to: max(highest, sequence))
         if history.hasArrived(sequence) {
             counters.duplicates += 1
-            return false
+            return Reception(fresh: false)
         }
         if sequence > highest + 1, configuration.nack {
             nackGenerator.markMissing(highest + 1..<sequence, now: now)
@@ -115,7 +133,7 @@ public struct ReceiveStream: Sendable {
             // Resends say nothing about network transit: they wait for a NACK.
             jitter.update(timestamp: timestamp, arrival: now)
         }
-        return true
+        return Reception(fresh: true, recovery: recovery)
     }
 
     /// Remembers an SR from this source for the LSR/DLSR of the next report block.
@@ -151,6 +169,9 @@ public struct ReceiveStream: Sendable {
         }
         return due.map { UInt16(truncatingIfNeeded: $0) }
     }
+
+    /// Missing packets are asked for again at the new round trip's pace.
+    mutating func roundTripTimeChanged(now: Instant) { nackGenerator.roundTripTimeChanged(now: now) }
 
     mutating func countKeyframeRequest(fullIntraRequest: Bool, now: Instant) {
         lastKeyframeRequest = now

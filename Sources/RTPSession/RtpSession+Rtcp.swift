@@ -56,8 +56,10 @@ extension RtpSession {
             let roundTrip = arrival &- block.lastSenderReport &- block.delaySinceLastSenderReport
             guard roundTrip < 0x8000_0000 else { continue }  // negative: clocks or a bogus echo
             let duration = Duration.nanoseconds(Int64(roundTrip) * 1_000_000_000 / 65_536)
+            let before = roundTripTime
             reportRoundTripTime = duration
             events.append(.roundTripTime(duration))
+            repaceNacks(ifRoundTripChangedFrom: before, now: now)
         }
     }
 

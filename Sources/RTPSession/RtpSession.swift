@@ -83,6 +83,9 @@ public struct RtpSession: Sendable {
     var events: [Event] = []
     /// The latest round-trip time from RTCP reports.
     public internal(set) var reportRoundTripTime: Duration?
+    /// The smallest NACK-to-resend time of the receive streams, kept as they change (on
+    /// recoveries) so that the round trip read per packet walks no streams.
+    private var nackRoundTripTime: Duration?
     /// Grows on first use and keeps its capacity: idle sessions hold no buffer.
     var writer = ByteWriter()
 
@@ -104,20 +107,25 @@ public struct RtpSession: Sendable {
     /// Adds a stream to receive (and its RTX stream, if any), known from the remote SDP.
     public mutating func addReceiveStream(_ stream: ReceiveStream.Configuration) {
         receiveStreams[stream.ssrc] = ReceiveStream(configuration: stream, nack: configuration.nack)
+        updateNackRoundTripTime()
         if let rtx = stream.rtxSsrc { rtxStreams[rtx] = stream.ssrc }
     }
 
-    /// The round-trip time: from RTCP reports when there are any, else the smallest
-    /// NACK-to-resend time of the receive streams.
-    /// Read for every received packet: a loop, where a map would allocate.
-    public var roundTripTime: Duration? {
-        if let reportRoundTripTime { return reportRoundTripTime }
-        var smallest: Duration?
-        for stream in receiveStreams.values {
-            if let time = stream.nackGenerator.nackResponseTime { smallest = min(smallest ?? time, time) }
-        }
-        return smallest
+    /// Called when a stream's NACK-to-resend time may have changed.
+    private mutating func updateNackRoundTripTime() {
+        nackRoundTripTime = receiveStreams.values.lazy.compactMap(\.nackGenerator.nackResponseTime).min()
     }
+
+    /// Missing packets of every stream are asked for again at the pace of a round trip
+    /// that moved, from an RTCP report or a resend.
+    mutating func repaceNacks(ifRoundTripChangedFrom before: Duration?, now: Instant) {
+        guard roundTripTime != before else { return }
+        for ssrc in receiveStreams.keys { receiveStreams[ssrc]?.roundTripTimeChanged(now: now) }
+    }
+
+    /// The round-trip time: from RTCP reports when there are any, else the smallest
+    /// NACK-to-resend time of the receive streams. Read for every received packet.
+    public var roundTripTime: Duration? { reportRoundTripTime ?? nackRoundTripTime }
 
     /// How long a missing packet is NACKed before it is given up, at the current
     /// round-trip time (`NackConfiguration.resendWindow`): how long its frame may wait.
@@ -157,13 +165,19 @@ public struct RtpSession: Sendable {
         if media.ssrc == packet.ssrc, lastPayloadTypes[media.ssrc] != media.payloadType {
             lastPayloadTypes[media.ssrc] = media.payloadType
         }
-        let fresh = receiveStreams.values[stream].receive(sequenceNumber: media.sequenceNumber, timestamp: media.timestamp, now: now)
-        longestRecovery = max(longestRecovery, receiveStreams.values[stream].longestRecovery)
-        if fresh, media.payloadRange.isEmpty {
+        // In place: reading a field of `receiveStreams.values[stream]` copies the stream.
+        let reception = receiveStreams.values[stream].account(sequenceNumber: media.sequenceNumber, timestamp: media.timestamp, now: now)
+        if let recovery = reception.recovery {
+            longestRecovery = max(longestRecovery, recovery)
+            let before = roundTripTime
+            updateNackRoundTripTime()
+            repaceNacks(ifRoundTripChangedFrom: before, now: now)
+        }
+        if reception.fresh, media.payloadRange.isEmpty {
             counters.paddingOnlyPackets += 1
             return nil
         }
-        return fresh ? media : nil
+        return reception.fresh ? media : nil
     }
 
     /// RFC 4588 4: the RTX payload is the original sequence number, then the original

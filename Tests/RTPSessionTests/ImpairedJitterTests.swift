@@ -24,7 +24,7 @@ final class ImpairedJitterTests: XCTestCase {
         for index in 0..<count {
             link.send(index, size: 200, now: start + .milliseconds(Int64(index) * 100))
         }
-        var receiver = ReceiveStream(configuration: .init(ssrc: 9, clockRate: 48_000, nack: false, probation: 1))
+        var receiver = ReceiveStream(configuration: .init(ssrc: 9, clockRate: 48_000, nack: false))
         var oracle = RFC3550JitterOracle(clockRate: 48_000)
         let end = start + .seconds(Int64(count) / 10 + 60)
         while let (index, deliverAt) = link.pollDelivery(now: end) {

@@ -15,7 +15,7 @@ final class LossEpisodeTests: XCTestCase {
         let start = Instant(nanoseconds: 1_000_000_000)
         let count = 200_000
         for index in 0..<count { link.send(index, size: 200, now: start + .milliseconds(Int64(index))) }
-        var receiver = ReceiveStream(configuration: .init(ssrc: 9, clockRate: 90_000, nack: false, probation: 1))
+        var receiver = ReceiveStream(configuration: .init(ssrc: 9, clockRate: 90_000, nack: false))
         let end = start + .seconds(Int64(count / 1000 + 10))
         while let (index, deliverAt) = link.pollDelivery(now: end) {
             _ = receiver.receive(sequenceNumber: UInt16(truncatingIfNeeded: index), timestamp: UInt32(index * 3000), now: deliverAt)

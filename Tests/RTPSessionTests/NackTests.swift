@@ -8,7 +8,7 @@ final class NackTests: XCTestCase {
 
     private func session(now: Instant = .zero) -> RtpSession {
         var session = RtpSession(configuration: .init(cname: "rx", seed: 1, feedbackSsrc: 0x0000_0AAA), now: now)
-        session.addReceiveStream(.init(ssrc: 0x0000_0BBB, clockRate: 90_000, nack: true, probation: 1))
+        session.addReceiveStream(.init(ssrc: 0x0000_0BBB, clockRate: 90_000, nack: true))
         return session
     }
 
@@ -69,6 +69,28 @@ final class NackTests: XCTestCase {
         XCTAssertEqual(configuration.resendWindow(roundTripTime: .milliseconds(40)), .milliseconds(510), "10 + 10 x 50")
         configuration.maxRetries = 3
         XCTAssertEqual(configuration.resendWindow(roundTripTime: .milliseconds(40)), .milliseconds(160))
+    }
+
+    /// A packet NACKed before any round trip was known (retry 125 ms) is asked for again at
+    /// the pace of the round trip learned meanwhile (8 ms: every 20 ms), and given up
+    /// when the resend window at that round trip ends (10 + 10 x 20 ms), which is how long
+    /// its frame waits. Before, its second NACK waited the full 125 ms, and a frame whose
+    /// packet came on the third was given up 45 ms too early.
+    func testARoundTripLearnedMeanwhilePacesPacketsAlreadyNacked() {
+        var receiver = session()
+        for sequence: UInt16 in [0, 2] { _ = receiver.handleRtp(packet(sequence), now: ms(0)) }
+        receiver.handleTimeout(now: ms(10))  // NACK 1, no round trip known
+        for sequence: UInt16 in [3, 5] { _ = receiver.handleRtp(packet(sequence), now: ms(11)) }
+        receiver.handleTimeout(now: ms(21))  // NACK 4
+        _ = receiver.handleRtp(packet(4), now: ms(29))  // its resend: a round trip of 8 ms
+        XCTAssertEqual(receiver.roundTripTime, .milliseconds(8))
+        XCTAssertEqual(receiver.resendWindow, .milliseconds(210))
+        XCTAssertEqual(drainRtcp(&receiver).count, 2)
+        while let next = receiver.pollTimeout(), next < ms(210) { receiver.handleTimeout(now: next) }
+        XCTAssertEqual(receiver.receiveStatistics(ssrc: 0x0BBB, now: ms(209))?.nackGivenUp, 0, "1 is still awaited")
+        XCTAssertEqual(receiver.receiveStatistics(ssrc: 0x0BBB, now: ms(209))?.packetsNacked, 11, "1 at 10, 30, 50 ... 190 ms; 4 once")
+        receiver.handleTimeout(now: ms(210))
+        XCTAssertEqual(receiver.receiveStatistics(ssrc: 0x0BBB, now: ms(210))?.nackGivenUp, 1)
     }
 
     func testPaddingOnlyPacketsCountInSequenceButAreNotDelivered() throws {

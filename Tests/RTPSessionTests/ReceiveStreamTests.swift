@@ -103,6 +103,17 @@ final class ReceiveStreamTests: XCTestCase {
         XCTAssertEqual(statistics.packetsReceived, 6)
     }
 
+    /// A stream's first packet makes it valid by default: the one lost right after it is
+    /// NACKed and counted lost (with a probation of two it restarted the probation, so
+    /// the stream began after it and its frame was lost with 0 % residual loss).
+    func testAPacketLostRightAfterTheFirstIsNackedAndCountedLost() {
+        var receiver = ReceiveStream(configuration: .init(ssrc: 7, clockRate: 90_000, nack: true))
+        for sequence: UInt16 in [500, 502, 503] { _ = receiver.receive(sequenceNumber: sequence, timestamp: 0, now: ms(0)) }
+        XCTAssertEqual(receiver.dueNacks(now: ms(10), roundTripTime: .milliseconds(8)), [501])
+        let statistics = receiver.snapshot(now: ms(10))
+        XCTAssertEqual([statistics.packetsExpected, statistics.packetsReceived, statistics.packetsLost], [4, 3, 1])
+    }
+
     func testLongRunPastTheHistoryWindowKeepsCounting() {
         var receiver = stream(probation: 2)
         for index in 0..<10_000 where index != 6_000 {

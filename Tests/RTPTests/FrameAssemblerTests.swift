@@ -32,6 +32,31 @@ final class FrameAssemblerTests: XCTestCase {
         XCTAssertEqual(assembler.statistics.latePackets, 1, "a packet of a completed frame is late")
     }
 
+    /// The ring starts at 128 slots and grows only when a frame needs more: a 299-packet
+    /// keyframe, its packets reversed across the sequence wrap, comes out whole and makes
+    /// it 512; thirty 3-packet frames keep it at 128; past `capacity` an older packet whose
+    /// slot a newer one holds is late, as before.
+    func testTheRingGrowsForALargeKeyframeAndStaysSmallOtherwise() {
+        let keyframe = vp8Frames(count: 1, size: 300 * 1190, firstSequence: 65_400)[0]
+        XCTAssertEqual(keyframe.count, 299)
+        var assembler = FrameAssembler(depacketizer: Vp8Depacketizer())
+        for packet in keyframe.reversed() { assembler.insert(packet, now: .zero) }
+        XCTAssertEqual(assembler.pollFrame()?.data.count, 300 * 1190)
+        XCTAssertEqual(assembler.slotCount, 512)
+        XCTAssertEqual(assembler.statistics.evictedPackets, 0)
+
+        var small = FrameAssembler(depacketizer: Vp8Depacketizer())
+        for frame in vp8Frames(count: 30, size: 3000, firstSequence: 65_500) { for packet in frame { small.insert(packet, now: .zero) } }
+        XCTAssertEqual(small.statistics.framesCompleted, 30)
+        XCTAssertEqual(small.slotCount, 128)
+
+        var bounded = FrameAssembler(depacketizer: Vp8Depacketizer(), capacity: 256)
+        for packet in keyframe.reversed() { bounded.insert(packet, now: .zero) }
+        XCTAssertEqual(bounded.slotCount, 256)
+        XCTAssertNil(bounded.pollFrame(), "the frame is longer than the ring")
+        XCTAssertEqual(bounded.statistics.latePackets, 299 - 256, "older packets whose slot a newer one holds are late")
+    }
+
     func testIncompleteFrameIsDroppedWhenALaterFrameCompletes() {
         let frames = vp8Frames(count: 3, size: 3000, firstSequence: 100)  // 3 packets each
         var assembler = FrameAssembler(depacketizer: Vp8Depacketizer())
@@ -62,6 +87,23 @@ final class FrameAssemblerTests: XCTestCase {
         XCTAssertNil(assembler.pollTimeout())
         XCTAssertEqual(assembler.statistics.framesDropped, 0)
         XCTAssertEqual(assembler.statistics.framesCompleted, 2)
+    }
+
+    /// A frame waits as long as `maxWait` said when it completed: the receiver learning its
+    /// round trip meanwhile (500 ms cut to 210) does not give up a frame whose packet was
+    /// NACKed at the slower pace of before (seen: dropped at 210 ms, its resend 2.5 ms later).
+    func testAShorterWaitSetLaterDoesNotCutAFrameAlreadyWaiting() {
+        let frames = vp8Frames(count: 3, size: 3000, firstSequence: 100)
+        var assembler = FrameAssembler(depacketizer: Vp8Depacketizer(), maxWait: .milliseconds(500))
+        for packet in frames[0] where packet.sequenceNumber != 101 { assembler.insert(packet, now: .zero) }
+        for packet in frames[1] { assembler.insert(packet, now: Instant(nanoseconds: 33_000_000)) }
+        assembler.maxWait = .milliseconds(210)
+        for packet in frames[2] { assembler.insert(packet, now: Instant(nanoseconds: 250_000_000)) }
+        XCTAssertNil(assembler.pollFrame(), "frame 1 still waits: until 533 ms")
+        XCTAssertEqual(assembler.pollTimeout(), Instant(nanoseconds: 533_000_000))
+        assembler.insert(frames[0][1], now: Instant(nanoseconds: 253_000_000))
+        XCTAssertEqual((0..<3).compactMap { _ in assembler.pollFrame()?.timestamp }, [0, 3000, 6000])
+        XCTAssertEqual([assembler.statistics.framesDropped, assembler.statistics.framesDroppedLate], [0, 0])
     }
 
     /// A stream in which no frame completes any more (a trickle of packets through a link

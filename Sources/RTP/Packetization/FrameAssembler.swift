@@ -10,7 +10,9 @@ import RTCBase
 /// Frames come out in sequence order. A complete frame that follows an incomplete one
 /// waits up to `maxWait` for the older frame to complete (a receiver that NACKs sets it
 /// to how long a missing packet is still asked for, which may be several round trips);
-/// then the older incomplete frames are dropped and counted. With
+/// then the older incomplete frames are dropped and counted. The wait is the `maxWait`
+/// of when the frame completed: a shorter one set later (a round trip learned) does not
+/// cut it, since the packets it waits for were NACKed at the pace of before. With
 /// `maxWait` zero a later complete frame drops older incomplete ones at once. A dropped
 /// frame whose missing packets all arrive afterwards counts as dropped late (the wait
 /// was too short), apart from those that stay incomplete (a packet never came). Call
@@ -58,16 +60,21 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
         var arrival: Instant
     }
 
-    /// A complete frame waiting for older incomplete ones.
+    /// A complete frame waiting for older incomplete ones until `deadline`.
     private struct Pending: Sendable {
         var frame: AssembledFrame
-        var completedAt: Instant
+        var deadline: Instant
     }
 
     public let depacketizer: Depacketizer
     public private(set) var statistics = Statistics()
     private var slots: [Slot?]
-    private let mask: Int64
+    private var mask: Int64
+    /// The ring's mask at `capacity`, which it grows to at most.
+    private let largestMask: Int64
+    /// Slots the ring starts with: a 640x360 keyframe is some 40 packets, and a ring of
+    /// `capacity` on every stream was about 30 KB of a player's memory through SRS.
+    private static var firstSlots: Int64 { 128 }
     private var unwrapper = SequenceNumberUnwrapper()
     /// The last packet of the last frame delivered or dropped.
     private var lastCompleted: Int64?
@@ -83,15 +90,32 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
     /// `capacity` (rounded up to a power of two) bounds the packets held: it must cover
     /// the largest frame (a 200 KB keyframe is 170 packets at MTU 1200) and the
     /// reordering window. The ring (about 64 bytes a slot) is allocated on the first
-    /// packet, so idle streams cost nothing.
+    /// packet, so idle streams cost nothing, with 128 slots (fewer if `capacity` is); it
+    /// doubles, up to `capacity`, when a packet's slot holds another packet still held.
     public init(depacketizer: Depacketizer, capacity: Int = 512, maxWait: Duration = .zero) {
         var size = 1
         while size < capacity { size <<= 1 }
         self.depacketizer = depacketizer
         self.maxWait = maxWait
         slots = []
-        mask = Int64(size - 1)
+        largestMask = Int64(size - 1)
+        mask = min(largestMask, Self.firstSlots - 1)
     }
+
+    /// Doubles the ring until `sequence`'s slot holds no other packet (older, or newer when
+    /// packets come reordered), or it is `capacity`. Packets keep distinct slots: sequences
+    /// apart by less than the old size are apart by less than the new one.
+    private mutating func grow(toHold sequence: Int64) {
+        while mask < largestMask, let occupant = slots[Int(sequence & mask)], occupant.sequence != sequence {
+            mask = mask << 1 | 1
+            var larger = [Slot?](repeating: nil, count: Int(mask) + 1)
+            for case let slot? in slots { larger[Int(slot.sequence & mask)] = slot }
+            slots = larger
+        }
+    }
+
+    /// The ring's size now: 128 slots (or `capacity`) until a frame or the reordering needed more.
+    public var slotCount: Int { Int(mask) + 1 }
 
     /// Takes one received packet (the payload is referenced, not copied).
     public mutating func insert(_ packet: RtpPacket, now: Instant) {
@@ -106,6 +130,7 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
             statistics.duplicatePackets += 1
             return
         }
+        grow(toHold: sequence)
         let index = Int(sequence & mask)
         if let existing = slots[index] {
             if existing.sequence == sequence {
@@ -147,13 +172,13 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
     public mutating func handleTimeout(now: Instant) { release(now: now) }
 
     /// When a waiting frame gives up on the frames before it.
-    public func pollTimeout() -> Instant? { pending.first.map { $0.completedAt + maxWait } }
+    public func pollTimeout() -> Instant? { pending.first?.deadline }
 
     /// At the end of the stream: every frame still waiting for an older incomplete one is
     /// delivered (the older ones given up on), as a receiver that stops plays what it holds.
     public mutating func releaseHeld() {
-        guard let latest = pending.map(\.completedAt).max() else { return }
-        release(now: latest + maxWait)
+        guard let latest = pending.map(\.deadline).max() else { return }
+        release(now: latest)
     }
 
     /// The next frame, in sequence order.
@@ -169,7 +194,7 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
             // The first frame of the stream follows nothing: it waits only for buffered
             // packets before it.
             let follows = lastCompleted.map { start == $0 + 1 } ?? !((start - mask)..<start).contains { slot($0) != nil }
-            guard follows || now >= first.completedAt + maxWait else { return }
+            guard follows || now >= first.deadline else { return }
             if !follows { dropOlder(than: start) }
             pending.removeFirst()
             lastCompleted = first.frame.lastSequence
@@ -209,7 +234,7 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
             statistics.framesDropped += 1
         } else {
             let index = pending.firstIndex { $0.frame.firstSequence > start } ?? pending.endIndex
-            pending.insert(Pending(frame: frame, completedAt: now), at: index)
+            pending.insert(Pending(frame: frame, deadline: now + maxWait), at: index)
         }
         return end
     }
