@@ -158,5 +158,10 @@ struct CohortRun {
         return ports.count == 1 ? "\(ports.lowerBound)" : "\(ports.lowerBound)-\(ports.upperBound)"
     }
 
-    func remove() { try? FileManager.default.removeItem(at: folder) }
+    /// Deletes the run's folder, unless `RTCSWARM_KEEP_CAPTURES=1` asks to keep it (the
+    /// capture, the report, Chromium's and the server's logs) to read after a failure.
+    func remove() {
+        guard ProcessInfo.processInfo.environment["RTCSWARM_KEEP_CAPTURES"] != "1" else { return print("cohort run kept in \(folder.path)") }
+        try? FileManager.default.removeItem(at: folder)
+    }
 }

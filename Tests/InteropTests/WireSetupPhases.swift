@@ -12,11 +12,14 @@ import WebRTCTestKit
 /// - `applying`: the answer to the client's first STUN Binding request (its own work);
 /// - `ice`: that first check to the first Binding success response the server sent (RFC
 ///   8445 7.2.5.3.2: the pair is usable, a browser starts DTLS), retransmissions included;
-/// - `dtls`: from there to the DTLS server's Finished (RFC 6347 4.2.4), the first
-///   handshake record of epoch 1 it sent: SRS's when it answers `a=setup:passive` and the
-///   player sends the ClientHello, the player's when Janus answers `a=setup:active` and
-///   sends it. Not its ChangeCipherSpec: SRS may send the two in separate datagrams, and
-///   when only the Finished is lost the handshake waits for the repeat;
+/// - `dtls`: from there to when the DTLS server's ChangeCipherSpec and Finished (RFC 6347
+///   4.2.4), its first handshake record of epoch 1, have both gone out: SRS's when it
+///   answers `a=setup:passive` and the player sends the ClientHello, the player's when
+///   Janus answers `a=setup:active` and sends it. SRS may send the two in separate
+///   datagrams and loss may take either: without the ChangeCipherSpec the Finished is of
+///   an epoch the client cannot read yet (OpenSSL keeps it until the ChangeCipherSpec
+///   comes, RFC 6347 4.1), and the handshake waits for the repeat (seen: a Finished at
+///   52 ms whose ChangeCipherSpec was lost, the client done at 152 ms);
 /// - `setup`: signaling + ice + dtls, the time the network, the server and the client's
 ///   pacing and timers took, and of `applying` the part the server did not wait on: a
 ///   full ICE server (Janus) starts its own checks on its own clock after its answer
@@ -58,11 +61,14 @@ struct WireSetupPhases {
         var dtlsClient: Bool?
     }
 
-    private struct Flow {
+    /// One player's STUN and DTLS datagrams with the server, as the capture shows them.
+    struct Flow {
         /// The ufrags of the player's checks' USERNAME, `server:player`.
         var ufrags: (server: Substring, player: Substring)?
         var usable: Double?
-        var done: Double?
+        /// The DTLS server's first ChangeCipherSpec and first Finished on the capture.
+        var changeCipherSpec: Double?, finished: Double?
+        var done: Double? { changeCipherSpec.flatMap { cipher in finished.map { max(cipher, $0) } } }
         /// The server's checks (a full ICE server's, RFC 8445 7.2.4), the first one first.
         var serverChecks: [Double] = []
         var serverCheck: Double? { serverChecks.first }
@@ -114,10 +120,12 @@ struct WireSetupPhases {
             let handshake = handshakeTypes.split(separator: ",")
             if playerIsDtlsClient == nil, handshake.contains("1") { playerIsDtlsClient = fromPlayer }
             if fromPlayer, done == nil, let first = handshake.first { flights.append((at, String(first))) }
-            // The DTLS server's Finished, its first handshake record (22) of epoch 1, ends the handshake.
-            if done == nil, playerIsDtlsClient == !fromPlayer,
-               zip(contentTypes.split(separator: ","), epochs.split(separator: ",")).contains(where: { $0 == "22" && $1 == "1" }) {
-                done = at
+            // The DTLS server's ChangeCipherSpec (content type 20) and Finished, its first
+            // handshake record (22) of epoch 1, together end the handshake.
+            if playerIsDtlsClient == !fromPlayer {
+                let records = zip(contentTypes.split(separator: ","), epochs.split(separator: ","))
+                if changeCipherSpec == nil, records.contains(where: { $0.0 == "20" }) { changeCipherSpec = at }
+                if finished == nil, records.contains(where: { $0 == "22" && $1 == "1" }) { finished = at }
             }
         }
     }
@@ -171,9 +179,13 @@ struct WireSetupPhases {
         return body[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "/" }
     }
 
-    /// tshark's fields of the packets `filter` selects, one array per packet.
+    /// tshark's fields of the packets `filter` selects, one array per packet. STUN and DTLS
+    /// are found by their heuristics before any dissector registered for the port: Janus's
+    /// ports 10000-10999 hold 10253, which tshark otherwise reads as Wi-SUN's EAPOL relay
+    /// (one peer's setup was missing from a capture for it).
     private static func rows(_ tshark: URL, _ capture: String, filter: String, _ fields: [String]) throws -> [[String]] {
-        let (status, output) = try ExternalTool.run(tshark, ["-r", capture, "-Y", filter, "-T", "fields"] + fields.flatMap { ["-e", $0] })
+        let (status, output) = try ExternalTool.run(tshark, ["-o", "udp.try_heuristic_first:TRUE", "-r", capture, "-Y", filter, "-T", "fields"]
+                                                        + fields.flatMap { ["-e", $0] })
         guard status == 0 else { throw ExternalToolError("tshark -Y '\(filter)' exited \(status): \(output.suffix(500))") }
         return output.split(separator: "\n").map { line in
             let values = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
