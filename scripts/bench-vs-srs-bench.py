@@ -282,11 +282,16 @@ def srs_bench_starts_and_media(log_path):
 
 
 def rtcswarm_starts_and_media(folder):
-    """Per rtcswarm player: (its start, its first media packet), in seconds of the run."""
+    """Per rtcswarm player: (its start, its first media packet), in seconds of the run:
+    setup_ms runs from the start to DTLS done, first_packet_ms from there (METRICS.md)."""
     with open(os.path.join(folder, "report", "report.json")) as f:
         report = json.load(f)
     peers = [p for c in report["cells"] for p in c["peers"]]
-    return [(p["startedAtMs"] / 1000, (p["startedAtMs"] + p["phases"]["first_packet_ms"]) / 1000 if "first_packet_ms" in p["phases"] else None)
+    def media_at(phases):
+        if "setup_ms" not in phases or "first_packet_ms" not in phases:
+            return None
+        return phases["setup_ms"] + phases["first_packet_ms"]
+    return [(p["startedAtMs"] / 1000, (p["startedAtMs"] + media_at(p["phases"])) / 1000 if media_at(p["phases"]) is not None else None)
             for p in peers]
 
 
@@ -310,12 +315,13 @@ def burst(args, tool, job, srs_url, bench, media, folder):
                else rtcswarm_starts_and_media(folder))
     setups = sorted((media_at - start) * 1000 for start, media_at in players if media_at is not None)
     all_played = len(setups) == job.count and players
-    span = max(m for _, m in players) - min(s for s, _ in players) if all_played else None
-    # The tool's CPU up to the last first packet, counted from its first player's start
-    # (rtcswarm's run clock starts ~0.1 s after the process, srs-bench's first line at once).
+    # From the first player's start to the last first packet of those that got one.
+    span = max(m for _, m in players if m is not None) - min(s for s, _ in players) if setups else None
+    # The tool's CPU up to then (rtcswarm's run clock starts ~0.1 s after the process,
+    # srs-bench's first line at once).
     until = (span or BURST_S) + (0.1 if tool == "rtcswarm" else 0)
     return {"tool": tool, "burst": job.count, "with_media": len(setups),
-            "players_per_s": job.count / span if span else None,
+            "players_per_s": job.count / span if span and all_played else None,
             "setup_p50_ms": setups[len(setups) // 2] if setups else None,
             "setup_p95_ms": setups[min(len(setups) - 1, int(len(setups) * 0.95))] if setups else None,
             "cpu_s": next((c for t, c in cpu if t >= until), cpu[-1][1] if cpu else None)}
