@@ -66,7 +66,7 @@ type echoLoop struct {
 func (l *echoLoop) reflect(remote *webrtc.TrackRemote, receiver *webrtc.RTPReceiver) {
 	counter := newFrameCounter(remote)
 	l.mu.Lock()
-	var local *webrtc.TrackLocalStaticRTP
+	var local rtpWriter // nil: none left, count only
 	for index, candidate := range l.locals {
 		if candidate != nil && candidate.Kind() == remote.Kind() {
 			local = candidate

@@ -11,8 +11,8 @@ import (
 	"github.com/pion/webrtc/v3"
 )
 
-// stream is one WHIP publication: the publisher's tracks, each forwarded through a
-// TrackLocalStaticRTP that every WHEP player of the stream is given.
+// stream is one WHIP publication: the publisher's tracks, each forwarded to every WHEP
+// player of the stream on a track of the player's own (fanOut).
 type stream struct {
 	publisher *webrtc.PeerConnection
 	// expected is how many tracks the publisher's offer sends.
@@ -28,7 +28,7 @@ type stream struct {
 // forwardedTrack is one published track and its fan-out.
 type forwardedTrack struct {
 	remote  *webrtc.TrackRemote
-	local   *webrtc.TrackLocalStaticRTP
+	players *fanOut
 	counter *frameCounter
 }
 
@@ -58,21 +58,17 @@ func (s *server) whip(w http.ResponseWriter, r *http.Request) {
 	created(w, s.addSession("whip", name, pc, nil, nil), sdp)
 }
 
-// forward copies one published track to its TrackLocalStaticRTP, counting on the way,
+// forward copies one published track to its players, counting on the way,
 // and drains the receiver's RTCP (Pion's interceptors run on it).
 func (p *stream) forward(remote *webrtc.TrackRemote, receiver *webrtc.RTPReceiver) {
-	local, err := webrtc.NewTrackLocalStaticRTP(remote.Codec().RTPCodecCapability, remote.ID(), remote.StreamID())
-	if err != nil {
-		return
-	}
-	track := &forwardedTrack{remote: remote, local: local, counter: newFrameCounter(remote)}
+	track := &forwardedTrack{remote: remote, players: newFanOut(remote), counter: newFrameCounter(remote)}
 	p.mu.Lock()
 	p.tracks = append(p.tracks, track)
 	if len(p.tracks) == p.expected {
 		close(p.complete)
 	}
 	p.mu.Unlock()
-	relay(remote, receiver, track.counter, local)
+	relay(remote, receiver, track.counter, track.players)
 }
 
 // requestKeyframe sends the publisher a PLI (RFC 4585 6.3.1) for each video track.
@@ -115,7 +111,13 @@ func (s *server) whep(w http.ResponseWriter, r *http.Request) {
 	}
 	var sent []sentTrack
 	for _, track := range published.snapshotTracks() {
-		sender, err := pc.AddTrack(track.local)
+		local, err := track.players.newPlayerTrack()
+		if err != nil {
+			pc.Close()
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		sender, err := pc.AddTrack(local)
 		if err != nil {
 			pc.Close()
 			http.Error(w, err.Error(), http.StatusInternalServerError)

@@ -100,10 +100,15 @@ func (c *frameCounter) snapshot() trackStats {
 	return copied
 }
 
+// rtpWriter takes forwarded packets: a TrackLocalStaticRTP, or a fanOut to players.
+type rtpWriter interface {
+	WriteRTP(packet *rtp.Packet) error
+}
+
 // relay counts every packet of remote and writes it to local (nil: count only) until the
 // track ends; the receiver's RTCP is read and dropped meanwhile, as Pion requires for its
 // interceptors (NACK generation, reports) to run.
-func relay(remote *webrtc.TrackRemote, receiver *webrtc.RTPReceiver, counter *frameCounter, local *webrtc.TrackLocalStaticRTP) {
+func relay(remote *webrtc.TrackRemote, receiver *webrtc.RTPReceiver, counter *frameCounter, local rtpWriter) {
 	go func() {
 		for {
 			if _, _, err := receiver.ReadRTCP(); err != nil {
