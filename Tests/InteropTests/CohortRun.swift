@@ -126,7 +126,7 @@ struct CohortRun {
             SRS_URL= WHIP_URL= WHEP_URL= JANUS_URL=
             ip link set lo up
             \(drop)\(serverStart)
-            tshark -i lo -f '\(ports)' -w '\(capture)' -q > '\(folder.path)/tshark.log' 2>&1 &
+            tshark -i lo -B 64 -f '\(ports)' -w '\(capture)' -q > '\(folder.path)/tshark.log' 2>&1 &
             capturing=$!
             for i in $(seq 100); do [ -s '\(capture)' ] && break; sleep 0.1; done
             set +e

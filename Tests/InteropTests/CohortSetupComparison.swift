@@ -157,7 +157,8 @@ struct CohortSetupComparison {
         XCTAssertEqual([natives.count, browsers.count], [Self.count, Self.count], "every planned peer is in the report")
         let wire = try run.wirePhases()
         let chromium = wire.players.filter(\.chromium), ours = wire.players.filter { !$0.chromium }
-        XCTAssertEqual([ours.count, chromium.count], [Self.count, Self.count], "each peer's setup is on the capture")
+        let tsharkLog = (try? String(contentsOfFile: run.folder.appendingPathComponent("tshark.log").path, encoding: .utf8)) ?? "no tshark.log"
+        XCTAssertEqual([ours.count, chromium.count], [Self.count, Self.count], "each peer's setup is on the capture (tshark: \(tsharkLog.suffix(300)))")
         let roles = Set(wire.players.compactMap(\.dtlsClient)).map { $0 ? "DTLS client" : "DTLS server" }.sorted()
         var table = ["phase: rtcswarm reported | rtcswarm on the wire | Chromium on the wire | Chromium's page (medians, ms), loss \(lossPerMille) per mille; "
                      + "the peers are \(roles.joined(separator: " and ")); worker lag max \(Self.text(lagMaxMs)) ms",
