@@ -21,12 +21,7 @@ final class BrowserCohortInteropTests: XCTestCase {
               ] }
             """, players: 3)
         defer { run.remove() }
-        let report = try run.start()
-        let peers = report.cells.flatMap(\.peers)
-        cell.measured(peers: peers.filter { $0.client == nil })
-        for peer in peers where peer.outcome != .completed {
-            XCTFail("\(peer.id) (\(peer.client ?? "rtcswarm")) \(peer.outcome) in \(peer.failedPhase ?? "?"): \(peer.failureReason ?? "")")
-        }
+        let (report, peers, _) = try start(run, cell)
         XCTAssertEqual(peers.filter { $0.client == "chromium" }.count, 3)
         for browser in peers where browser.client == "chromium" {
             let inbound = try XCTUnwrap(browser.browser?.stream("inbound", "video"), "\(browser.id)'s video")
@@ -41,13 +36,7 @@ final class BrowserCohortInteropTests: XCTestCase {
                                         role: "publisher into SRS (JSON API), played by rtcswarm and Chromium players", codec: "H.264+Opus")
         let run = try CohortRun(players: 4, variables: ["PUBLISHER_CLIENT": "chromium", "SRS_API": "rtc"])
         defer { run.remove() }
-        let report = try run.start()
-        let peers = report.cells.flatMap(\.peers)
-        let natives = peers.filter { $0.client == nil }
-        cell.measured(peers: natives)
-        for peer in peers where peer.outcome != .completed {
-            XCTFail("\(peer.id) (\(peer.client ?? "rtcswarm")) \(peer.outcome) in \(peer.failedPhase ?? "?"): \(peer.failureReason ?? "")")
-        }
+        let (report, peers, natives) = try start(run, cell)
         XCTAssertEqual([natives.count, peers.count], [4, 9], "four rtcswarm players; Chromium's publisher and four players")
         let publisher = try XCTUnwrap(peers.first { $0.role == "publisher" }?.browser?.stream("outbound", "video"), "Chromium's publisher stats")
         XCTAssertEqual([publisher.frameWidth, publisher.frameHeight], [320, 180], "Chromium sent its camera's size")
@@ -82,13 +71,7 @@ final class BrowserCohortInteropTests: XCTestCase {
               ] }
             """, players: 3)
         defer { run.remove() }
-        let report = try run.start()
-        let peers = report.cells.flatMap(\.peers)
-        let natives = peers.filter { $0.client == nil }
-        cell.measured(peers: natives)
-        for peer in peers where peer.outcome != .completed {
-            XCTFail("\(peer.id) (\(peer.client ?? "rtcswarm")) \(peer.outcome) in \(peer.failedPhase ?? "?"): \(peer.failureReason ?? "")")
-        }
+        let (report, peers, natives) = try start(run, cell)
         XCTAssertEqual([natives.count, peers.count], [3, 7], "three rtcswarm players; Chromium's publisher and three players")
         let publisher = try XCTUnwrap(peers.first { $0.role == "publisher" }?.browser?.stream("outbound", "video"), "Chromium's publisher stats")
         XCTAssertEqual([publisher.frameWidth, publisher.frameHeight], [320, 180], "Chromium sent its camera's size")
@@ -104,6 +87,19 @@ final class BrowserCohortInteropTests: XCTestCase {
             XCTAssertGreaterThan(inbound.frames ?? 0, 100, "\(browser.id): about 30 fps for 5 s")
         }
         try assertPlayersAlike(report)
+    }
+
+    /// Runs the cohort, credits the cell with rtcswarm's peers, and fails for each peer
+    /// (rtcswarm's or Chromium's) that did not complete.
+    private func start(_ run: CohortRun, _ cell: InteropCell) throws -> (report: RunReport, peers: [PeerRecord], natives: [PeerRecord]) {
+        let report = try run.start()
+        let peers = report.cells.flatMap(\.peers)
+        let natives = peers.filter { $0.client == nil }
+        cell.measured(peers: natives)
+        for peer in peers where peer.outcome != .completed {
+            XCTFail("\(peer.id) (\(peer.client ?? "rtcswarm")) \(peer.outcome) in \(peer.failedPhase ?? "?"): \(peer.failureReason ?? "")")
+        }
+        return (report, peers, natives)
     }
 
     /// rtcswarm's and Chromium's players of one stream, which joined at the same times, got
