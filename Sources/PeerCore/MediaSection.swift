@@ -56,6 +56,17 @@ struct MediaSection: Sendable {
         return (assembler?.statistics.malformedPackets ?? 0) - malformedBefore
     }
 
+    /// Whether the assembler dropped frames since the last call; the section then waits for
+    /// a keyframe (RFC 4585 6.3.1). Mutating so that it reads the assembler in place: read
+    /// from `Peer.media`, it copied the whole section for every frame.
+    mutating func framesDroppedSinceLastAsked() -> Bool {
+        let dropped = assembler?.statistics.framesDropped ?? 0
+        guard dropped > framesDroppedSeen else { return false }
+        framesDroppedSeen = dropped
+        waitingForKeyframe = true
+        return true
+    }
+
     var sends: Bool { info.direction.sends && info.localSsrc != nil }
     var receives: Bool { info.direction.receives }
 }

@@ -174,12 +174,7 @@ extension Peer: DatagramMachine {
                 mid: info.mid, ssrc: ssrc, kind: info.kind, codec: info.codec, data: frame.data, isKeyframe: frame.isKeyframe,
                 rtpTimestamp: frame.timestamp, firstArrival: frame.firstArrival, lastArrival: frame.lastArrival)))
         }
-        let dropped = media[index].assembler?.statistics.framesDropped ?? 0
-        if dropped > media[index].framesDroppedSeen {
-            media[index].framesDroppedSeen = dropped
-            media[index].waitingForKeyframe = true
-            missingKeyframe = true
-        }
+        if media[index].framesDroppedSinceLastAsked() { missingKeyframe = true }
         if info.codec.isVideo, missingKeyframe { requestKeyframe(index, now: now) }
     }
 

@@ -82,16 +82,25 @@ public struct RtpSession: Sendable {
     var outgoing: [Packet] = []
     var events: [Event] = []
     /// The latest round-trip time from RTCP reports.
-    public internal(set) var reportRoundTripTime: Duration?
+    public internal(set) var reportRoundTripTime: Duration? { didSet { refreshRoundTripTime() } }
     /// The smallest NACK-to-resend time of the receive streams, kept as they change (on
     /// recoveries) so that the round trip read per packet walks no streams.
-    private var nackRoundTripTime: Duration?
+    private var nackRoundTripTime: Duration? { didSet { refreshRoundTripTime() } }
+    /// The round-trip time: from RTCP reports when there are any, else the smallest
+    /// NACK-to-resend time of the receive streams. Stored, as `resendWindow` is, because
+    /// both are read for every received packet, and a computed property read through the
+    /// peer that owns the session copied the whole session.
+    public private(set) var roundTripTime: Duration?
+    /// How long a missing packet is NACKed before it is given up, at the current
+    /// round-trip time (`NackConfiguration.resendWindow`): how long its frame may wait.
+    public private(set) var resendWindow: Duration
     /// Grows on first use and keeps its capacity: idle sessions hold no buffer.
     var writer = ByteWriter()
 
     /// A session whose first RTCP report is due a randomized half interval after `now`.
     public init(configuration: Configuration, now: Instant) {
         self.configuration = configuration
+        resendWindow = configuration.nack.resendWindow(roundTripTime: nil)
         generator = SeededGenerator(seed: configuration.seed)
         interval = RtcpIntervalCalculator(
             bandwidth: configuration.rtcpBandwidth, minimumInterval: configuration.rtcpMinimumInterval,
@@ -123,13 +132,10 @@ public struct RtpSession: Sendable {
         for ssrc in receiveStreams.keys { receiveStreams[ssrc]?.roundTripTimeChanged(now: now) }
     }
 
-    /// The round-trip time: from RTCP reports when there are any, else the smallest
-    /// NACK-to-resend time of the receive streams. Read for every received packet.
-    public var roundTripTime: Duration? { reportRoundTripTime ?? nackRoundTripTime }
-
-    /// How long a missing packet is NACKed before it is given up, at the current
-    /// round-trip time (`NackConfiguration.resendWindow`): how long its frame may wait.
-    public var resendWindow: Duration { configuration.nack.resendWindow(roundTripTime: roundTripTime) }
+    private mutating func refreshRoundTripTime() {
+        roundTripTime = reportRoundTripTime ?? nackRoundTripTime
+        resendWindow = configuration.nack.resendWindow(roundTripTime: roundTripTime)
+    }
 
     /// Queues one RTP packet of `payload` on send stream `ssrc`; false for an unknown SSRC.
     @discardableResult
