@@ -25,7 +25,7 @@ struct UDPThroughputBenchmark {
         let sender = try UDPSocket(loop: loop, bindTo: loopback, buffers: .init(sendBytes: 4 << 20))
         let receiver = try UDPSocket(loop: loop, bindTo: loopback, buffers: .init(receiveBytes: 4 << 20))
         var received = 0
-        receiver.onDatagram = { _, _ in received += 1 }
+        receiver.onDatagram = { _, _, _ in received += 1 }
         let payload = [UInt8](repeating: 0x42, count: payloadBytes)
         var sent = 0
         let cpuBefore = ProcessCPU.seconds()

@@ -125,10 +125,17 @@ int rs_interrupt_take(int fd) {
     return (int)last_interrupt;
 }
 
-int64_t rs_monotonic_ns(void) {
+static int64_t clock_ns(clockid_t clock) {
     struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
+    clock_gettime(clock, &now);
     return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+int64_t rs_monotonic_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
+
+void rs_sleep_until_monotonic_ns(int64_t deadline_ns) {
+    struct timespec deadline = {.tv_sec = deadline_ns / 1000000000, .tv_nsec = deadline_ns % 1000000000};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, NULL) == EINTR) {}
 }
 
 /// Converts an rs_address to a sockaddr; returns its length, 0 for an unknown family.
@@ -230,6 +237,8 @@ int rs_set_buffer_sizes(int fd, int receive, int send, int *granted_receive, int
 
 int rs_enable_drop_counter(int fd) { return set_int_option(fd, SOL_SOCKET, SO_RXQ_OVFL, 1); }
 
+int rs_enable_receive_timestamps(int fd) { return set_int_option(fd, SOL_SOCKET, SO_TIMESTAMPNS, 1); }
+
 int rs_socket_error(int fd) {
     int error = 0;
     socklen_t length = sizeof error;
@@ -243,7 +252,7 @@ int rs_recv_batch(int fd, rs_datagram *slots, unsigned count, uint32_t *drops) {
     struct iovec vectors[RS_MAX_BATCH];
     struct sockaddr_storage addresses[RS_MAX_BATCH];
     union {
-        char bytes[CMSG_SPACE(sizeof(uint32_t))];
+        char bytes[CMSG_SPACE(sizeof(uint32_t)) + CMSG_SPACE(sizeof(struct timespec))];
         struct cmsghdr align;
     } controls[RS_MAX_BATCH];
     memset(messages, 0, sizeof(messages[0]) * count);
@@ -258,15 +267,26 @@ int rs_recv_batch(int fd, rs_datagram *slots, unsigned count, uint32_t *drops) {
         messages[i].msg_hdr.msg_controllen = sizeof controls[i].bytes;
     }
     int received = recvmmsg(fd, messages, count, MSG_DONTWAIT, NULL);
+    // The kernel stamps datagrams on the wall clock; one offset per batch moves them to
+    // the monotonic clock, and none is later than the moment it was read.
+    int64_t monotonic = received > 0 ? clock_ns(CLOCK_MONOTONIC) : 0;
+    int64_t offset = received > 0 ? monotonic - clock_ns(CLOCK_REALTIME) : 0;
     for (int i = 0; i < received; i++) {
         slots[i].length = messages[i].msg_len;
         slots[i].truncated = (messages[i].msg_hdr.msg_flags & MSG_TRUNC) ? 1 : 0;
+        slots[i].received_ns = 0;
         from_sockaddr(&addresses[i], &slots[i].address);
-        if (!drops) continue;
         for (struct cmsghdr *c = CMSG_FIRSTHDR(&messages[i].msg_hdr); c;
              c = CMSG_NXTHDR(&messages[i].msg_hdr, c)) {
-            if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL)
+            if (c->cmsg_level != SOL_SOCKET) continue;
+            if (c->cmsg_type == SO_RXQ_OVFL && drops) {
                 memcpy(drops, CMSG_DATA(c), sizeof(uint32_t));
+            } else if (c->cmsg_type == SCM_TIMESTAMPNS) {
+                struct timespec stamp;
+                memcpy(&stamp, CMSG_DATA(c), sizeof stamp);
+                int64_t at = (int64_t)stamp.tv_sec * 1000000000 + stamp.tv_nsec + offset;
+                slots[i].received_ns = at < monotonic ? at : monotonic;
+            }
         }
     }
     return received;

@@ -13,7 +13,7 @@ final class DatagramBatch {
         self.arena = arena
         slots = (0..<count).map { index in
             rs_datagram(buffer: (arena + index * slotBytes).assumingMemoryBound(to: UInt8.self),
-                        capacity: UInt32(slotBytes), length: 0, truncated: 0, address: rs_address())
+                        capacity: UInt32(slotBytes), length: 0, truncated: 0, address: rs_address(), received_ns: 0)
         }
     }
 

@@ -29,6 +29,18 @@ public final class EventLoop: @unchecked Sendable {
     private let inbox = Mutex<[@Sendable () -> Void]>([])
     private let stopRequested = Atomic<Bool>(false)
     private var endOfIterationActions: [() -> Void] = []
+    /// When the last `epoll_wait` returned: wake-up batching counts its window from there.
+    private var lastWake = Instant.zero
+    /// Things on the loop that need it to wake the moment their data arrives (`holdPromptWakeups`).
+    public private(set) var promptWakeupHolds = 0
+
+    /// How long `run()` lets readiness pile up after a wake-up before it looks again: at
+    /// 2 ms a worker reads the datagrams of many sockets per wake-up instead of one or two
+    /// (SRS paces each player's packets), which was a third of a player's CPU. Timers
+    /// still fire on time (the wait ends at the next deadline), sockets stamp each
+    /// datagram with its arrival (`UDPSocket.onDatagram`), and nothing waits while anything
+    /// holds prompt wake-ups. Zero (the default) never waits.
+    public var wakeupBatching: Duration = .zero
     /// The buffers every UDP socket of this loop receives into, one socket at a time.
     lazy var receiveBatch = DatagramBatch(count: UDPSocket.batchSize, slotBytes: UDPSocket.slotBytes)
 
@@ -109,6 +121,13 @@ public final class EventLoop: @unchecked Sendable {
         endOfIterationActions.append(action)
     }
 
+    /// Makes the loop wake at once for readiness until the matching `releasePromptWakeups`:
+    /// held by what times its exchanges at the moment data is read (a peer setting up, a
+    /// data channel, a TCP connection), so batching never lengthens a figure.
+    public func holdPromptWakeups() { promptWakeupHolds += 1 }
+
+    public func releasePromptWakeups() { promptWakeupHolds -= 1 }
+
     // MARK: Descriptors
 
     /// Starts delivering readiness events for `fd` to `handler`.
@@ -148,6 +167,18 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// Sleeps until `wakeupBatching` after the last wake-up, the next timer or `limit`
+    /// (the caller's own timeout), whichever comes first, unless something holds prompt
+    /// wake-ups.
+    private func waitForBatch(limit: Instant?) {
+        guard wakeupBatching > .zero, promptWakeupHolds == 0 else { return }
+        var until = lastWake + wakeupBatching
+        if let next = timers.nextDeadline(), next < until { until = next }
+        if let limit, limit < until { until = limit }
+        guard until > now() else { return }
+        rs_sleep_until_monotonic_ns(until.nanoseconds)
+    }
+
     /// Runs until `condition` holds or `timeout` passes; returns whether it held. For tests
     /// and for drivers that step the loop themselves.
     @discardableResult
@@ -167,10 +198,12 @@ public final class EventLoop: @unchecked Sendable {
         // `run(until:)`) goes out before the loop sleeps, not after its next wake-up.
         runEndOfIterationActions()
         armTimer()
+        waitForBatch(limit: timeoutMilliseconds >= 0 ? now() + .milliseconds(Int(timeoutMilliseconds)) : nil)
         let due = timers.nextDue()
         let count = ready.withUnsafeMutableBufferPointer { buffer in
             rs_epoll_wait(epollFD, buffer.baseAddress, Int32(buffer.count), timeoutMilliseconds)
         }
+        if wakeupBatching > .zero { lastWake = now() }
         for index in 0..<max(0, Int(count)) {
             // Noted before each socket is read, so a frame read now is judged knowing the
             // loop was late: on waking, or because the process was stopped (or starved)

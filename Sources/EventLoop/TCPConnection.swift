@@ -63,10 +63,15 @@ public final class TCPConnection: IOHandler {
             Glibc.close(fd)
             throw error
         }
+        // Signaling and room messages are timed when they are read: no batched wake-ups.
+        loop.holdPromptWakeups()
     }
 
     deinit {
-        if state != .closed { Glibc.close(fd) }
+        if state != .closed {
+            Glibc.close(fd)
+            loop.releasePromptWakeups()
+        }
     }
 
     /// Sends `bytes` in order after everything written before; buffers what the kernel
@@ -187,6 +192,7 @@ public final class TCPConnection: IOHandler {
         state = .closed
         loop.deregister(fd)
         Glibc.close(fd)
+        loop.releasePromptWakeups()
         onClose(error)
     }
 }

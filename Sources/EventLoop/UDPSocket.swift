@@ -59,8 +59,10 @@ public final class UDPSocket: IOHandler {
     public let localAddress: SocketAddress
     public private(set) var grantedBuffers = SocketBufferSizes()
     public private(set) var stats = UDPSocketStats()
-    /// Called for each received datagram on the loop thread.
-    public var onDatagram: (UnsafeRawBufferPointer, SocketAddress) -> Void = { _, _ in }
+    /// Called for each received datagram on the loop thread, with when the kernel received
+    /// it (its own timestamp, or the time it was read when it gave none): a loop that reads
+    /// late (`EventLoop.wakeupBatching`) still times each datagram as it arrived.
+    public var onDatagram: (UnsafeRawBufferPointer, SocketAddress, Instant) -> Void = { _, _, _ in }
     /// Called once the socket is drained after it became readable: the place to act on
     /// what the datagrams of that wake-up changed, once instead of once per datagram.
     public var onDrained: () -> Void = {}
@@ -85,6 +87,7 @@ public final class UDPSocket: IOHandler {
             try blockingCall("getsockname") { rs_local_address(fd, &local) }
             localAddress = SocketAddress(local) ?? address
             try blockingCall("setsockopt(SO_RXQ_OVFL)") { rs_enable_drop_counter(fd) }
+            try blockingCall("setsockopt(SO_TIMESTAMPNS)") { rs_enable_receive_timestamps(fd) }
             try setBuffers(buffers)
         } catch {
             Glibc.close(fd)
@@ -177,7 +180,7 @@ public final class UDPSocket: IOHandler {
     private func sendOversized(_ payload: UnsafeRawBufferPointer, to destination: SocketAddress) {
         var slot = rs_datagram(buffer: UnsafeMutablePointer(mutating: payload.baseAddress?.assumingMemoryBound(to: UInt8.self)),
                                capacity: UInt32(payload.count), length: UInt32(payload.count),
-                               truncated: 0, address: destination.cAddress)
+                               truncated: 0, address: destination.cAddress, received_ns: 0)
         do {
             if case .done = try systemCall("sendmmsg", { rs_send_batch(fd, &slot, 1) }) {
                 stats.datagramsSent += 1
@@ -223,7 +226,8 @@ public final class UDPSocket: IOHandler {
                 }
                 guard let from = SocketAddress(slot.address) else { continue }
                 loop.udpBytesReceived += Int(slot.length)
-                onDatagram(UnsafeRawBufferPointer(start: slot.buffer, count: Int(slot.length)), from)
+                let arrival = slot.received_ns > 0 ? Instant(nanoseconds: slot.received_ns) : loop.now()
+                onDatagram(UnsafeRawBufferPointer(start: slot.buffer, count: Int(slot.length)), from, arrival)
             }
             if Int(count) < Self.batchSize { return }
         }

@@ -154,6 +154,13 @@ public final class Peer {
     public var dtlsRole: DtlsRole? { dtls?.role }
     public var remoteCandidates: [IceCandidate] { ice.remoteCandidates }
     public var selectedPair: (local: IceCandidate, remote: IceCandidate)? { ice.selectedPair }
+    /// Until ICE and DTLS are up (and again through an ICE restart or a lost connection),
+    /// and for as long as data channels run, the peer's figures time round trips (setup
+    /// phases, message delivery), so its datagrams must be read as they come.
+    public var needsPromptWakeups: Bool {
+        guard isConnected, !dataChannelsNegotiated else { return true }
+        return ice.state != .connected && ice.state != .completed
+    }
 
     // MARK: - Polling
 

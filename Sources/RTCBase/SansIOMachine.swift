@@ -40,6 +40,10 @@ public protocol DatagramMachine: SansIOMachine where Input == ReceivedDatagram, 
     /// valid during the call: a machine that reads it in place saves a copy per datagram.
     mutating func handle(borrowed payload: UnsafeRawBufferPointer, from source: SocketAddress, to destination: SocketAddress,
                          now: Instant)
+    /// True while what it does next is timed by how fast an answer comes back (a peer
+    /// setting up, or with data channels): its host then has the loop read its datagrams
+    /// the moment they arrive instead of in batches.
+    var needsPromptWakeups: Bool { get }
 }
 
 extension DatagramMachine {
@@ -48,6 +52,9 @@ extension DatagramMachine {
                                 to destination: SocketAddress, now: Instant) {
         handle(ReceivedDatagram(payload: Array(payload), source: source, destination: destination), now: now)
     }
+
+    /// A machine that times nothing by its answers (a STUN or TURN server in tests).
+    public var needsPromptWakeups: Bool { false }
 }
 
 extension SansIOMachine where Event == Never {

@@ -71,7 +71,7 @@ public struct LoopbackSelfcheck {
 
         for (index, socket) in sockets.enumerated() {
             let stream = streams[index]
-            socket.onDatagram = { bytes, _ in
+            socket.onDatagram = { bytes, _, _ in
                 guard bytes.count >= 12 else { return }
                 let sequence = bytes.prefix(4).reduce(0) { $0 << 8 | Int($1) }
                 let sentAt = bytes[4..<12].reduce(Int64(0)) { $0 << 8 | Int64($1) }

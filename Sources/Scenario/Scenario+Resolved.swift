@@ -87,6 +87,8 @@ extension ReconnectSettings {
 extension Scenario {
     /// Percent of received streams fully decoded (5).
     public var decodeSamplePct: Double { run?.decodeSamplePct ?? 5 }
+    /// How long a worker's loop lets datagrams pile up between wake-ups (2 ms).
+    public var wakeupBatching: Duration { .microseconds(Int(((run?.wakeupBatchingMs ?? 2) * 1000).rounded())) }
     public var thresholdList: [ThresholdSpec] { thresholds ?? [] }
 }
 

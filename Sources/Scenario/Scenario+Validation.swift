@@ -39,6 +39,9 @@ extension Scenario {
         if let sample = run?.decodeSamplePct {
             try check((0...100).contains(sample), "run.decode_sample_pct", "\(formatNumber(sample)) must be from 0 to 100")
         }
+        if let batching = run?.wakeupBatchingMs {
+            try check((0...20).contains(batching), "run.wakeup_batching_ms", "\(formatNumber(batching)) must be from 0 to 20")
+        }
         if let listen = run?.metricsListen {
             try check(SocketAddress(listen) != nil, "run.metrics_listen", "\"\(listen)\" must be ADDRESS:PORT such as 127.0.0.1:9464")
         }

@@ -294,6 +294,9 @@ public struct RunSettings: Codable, Equatable, Sendable {
     public var workers: Int?
     /// Percent of received streams that are fully decoded (default 5, at least one stream).
     public var decodeSamplePct: Double?
+    /// Milliseconds a worker lets datagrams pile up between wake-ups once its peers are up
+    /// (default 2; 0 reads each the moment it comes).
+    public var wakeupBatchingMs: Double?
     /// Where the coordinator serves live OpenMetrics figures, `ADDRESS:PORT` (the command's
     /// `--metrics-listen` wins over it).
     public var metricsListen: String?

@@ -12,7 +12,7 @@ final class UDPSocketTests: XCTestCase {
         let total = 10_000
         var received: [UInt32] = []
         received.reserveCapacity(total)
-        receiver.onDatagram = { bytes, from in
+        receiver.onDatagram = { bytes, from, _ in
             XCTAssertEqual(from, sender.localAddress)
             XCTAssertEqual(bytes.count, 200)
             received.append(UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3]))
@@ -49,7 +49,7 @@ final class UDPSocketTests: XCTestCase {
         let publisher = try UDPSocket(loop: loop, bindTo: loopback)
         let receiver = try UDPSocket(loop: loop, bindTo: loopback)
         var received: [[UInt8]] = []
-        receiver.onDatagram = { bytes, _ in received.append(Array(bytes)) }
+        receiver.onDatagram = { bytes, _, _ in received.append(Array(bytes)) }
         player.send([0, 0], to: receiver.localAddress)
         player.send([0, 1], to: receiver.localAddress)
         let frame = (0..<20).map { [1, UInt8($0)] + [UInt8](repeating: UInt8($0), count: 100 + $0) }
@@ -69,7 +69,7 @@ final class UDPSocketTests: XCTestCase {
         let sender = try UDPSocket(loop: loop, bindTo: loopback)
         let receiver = try UDPSocket(loop: loop, bindTo: loopback)
         var received = 0
-        receiver.onDatagram = { _, _ in received += 1 }
+        receiver.onDatagram = { _, _, _ in received += 1 }
         sender.send([1, 2, 3], to: receiver.localAddress)
         var steps = 0
         XCTAssertTrue(loop.run(until: { steps += 1; return received == 1 }, timeout: .seconds(5)))
@@ -83,7 +83,7 @@ final class UDPSocketTests: XCTestCase {
         // The smallest buffer the kernel grants (it doubles and floors the request).
         let receiver = try UDPSocket(loop: loop, bindTo: loopback, buffers: .init(receiveBytes: 1))
         var received = 0
-        receiver.onDatagram = { _, _ in received += 1 }
+        receiver.onDatagram = { _, _, _ in received += 1 }
         let total = 2_000
         let payload = [UInt8](repeating: 1, count: 1000)
         for _ in 0..<total { sender.send(payload, to: receiver.localAddress) }
@@ -106,7 +106,7 @@ final class UDPSocketTests: XCTestCase {
         let sender = try UDPSocket(loop: loop, bindTo: loopback)
         let receiver = try UDPSocket(loop: loop, bindTo: loopback)
         var sizes: [Int] = []
-        receiver.onDatagram = { bytes, _ in sizes.append(bytes.count) }
+        receiver.onDatagram = { bytes, _, _ in sizes.append(bytes.count) }
         sender.send([UInt8](repeating: 7, count: 5000), to: receiver.localAddress)
         sender.send([UInt8](repeating: 7, count: 100), to: receiver.localAddress)
         XCTAssertTrue(loop.run(until: { receiver.stats.datagramsReceived == 2 }, timeout: .seconds(5)))

@@ -20,7 +20,7 @@ final class CoturnInteropTests: XCTestCase {
         let peer = try UDPSocket(loop: loop, bindTo: SocketAddress(ipv4: 127, 0, 0, 1, port: 0))
         defer { peer.close() }
         var atPeer: [(source: SocketAddress, payload: [UInt8])] = []
-        peer.onDatagram = { bytes, source in atPeer.append((source, Array(bytes))) }
+        peer.onDatagram = { bytes, source, _ in atPeer.append((source, Array(bytes))) }
         func waitFor(_ what: String, _ condition: () -> Bool) {
             XCTAssertTrue(loop.run(until: condition, timeout: .seconds(5)), "timed out waiting for \(what): \(turn.events)\n\(coturn.log.suffix(800))")
         }

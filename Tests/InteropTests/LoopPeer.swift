@@ -57,7 +57,7 @@ final class LoopPeer {
             localAddresses: [socket.localAddress], iceServers: iceServers, relayOnly: relayOnly, seed: seed)
         configuration.dataChannels = dataChannels
         peer = try Peer(configuration: configuration, now: loop.now())
-        socket.onDatagram = { [unowned self] bytes, from in
+        socket.onDatagram = { [unowned self] bytes, from, _ in
             if self.mediaLossPct > 0, self.connected, let first = bytes.first, (128...191).contains(first),
                 Double.random(in: 0..<100, using: &self.lossGenerator) < self.mediaLossPct {
                 self.mediaDropped += 1

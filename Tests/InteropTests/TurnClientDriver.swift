@@ -15,7 +15,7 @@ final class TurnClientDriver {
     init(loop: EventLoop, server: SocketAddress) throws {
         socket = try UDPSocket(loop: loop, bindTo: SocketAddress(ipv4: 127, 0, 0, 1, port: 0))
         client = TurnClient(server: server, local: socket.localAddress, username: Coturn.username, password: Coturn.password)
-        socket.onDatagram = { [unowned self] bytes, source in
+        socket.onDatagram = { [unowned self] bytes, source, _ in
             if let data = client.handle(Array(bytes), from: source, now: socket.loop.now()) { received.append(data) }
             pump()
         }

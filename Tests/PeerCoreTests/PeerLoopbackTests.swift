@@ -19,7 +19,7 @@ final class LoopbackDriver {
 
     func attach(_ peer: Peer) {
         self.peer = peer
-        socket.onDatagram = { [unowned self] bytes, source in
+        socket.onDatagram = { [unowned self] bytes, source, _ in
             self.peer?.handle(borrowed: bytes, from: source, to: socket.localAddress, now: loop.now())
             pump()
         }

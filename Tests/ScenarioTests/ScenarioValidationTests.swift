@@ -43,6 +43,7 @@ final class ScenarioValidationTests: XCTestCase {
             (["groups[0].media.video.resolution=640by360"], "groups[0].media.video.resolution: \"640by360\" is not a resolution; write WIDTHxHEIGHT, e.g. \"1280x720\""),
             (["groups[0].media.video.resolution=7680x4320"], "groups[0].media.video.resolution: 7680x4320 must be even and from 160x90 to 3840x2160"),
             (["groups[0].media.video.fps=500"], "groups[0].media.video.fps: 500 must be from 1 to 120"),
+            (["run.wakeup_batching_ms=50"], "run.wakeup_batching_ms: 50 must be from 0 to 20"),
             (["run.metrics_listen=localhost"], "run.metrics_listen: \"localhost\" must be ADDRESS:PORT such as 127.0.0.1:9464"),
             (["groups[0].media.video.keyframe_interval_s=0"], "groups[0].media.video.keyframe_interval_s: 0.0 must be from 0.1 to 3600 seconds"),
             (["groups[0].reconnect.attempts=2"],

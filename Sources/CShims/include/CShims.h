@@ -38,6 +38,9 @@ typedef struct {
     uint32_t length;
     uint32_t truncated;  // set on receive when the datagram did not fit in `capacity`
     rs_address address;
+    /// On receive: when the kernel took the datagram off the wire, on the CLOCK_MONOTONIC
+    /// scale of `rs_monotonic_ns` (SO_TIMESTAMPNS, converted); 0 when the kernel gave none.
+    int64_t received_ns;
 } rs_datagram;
 
 /// One epoll event: the ready mask and the 64-bit token given at registration.
@@ -73,6 +76,8 @@ int rs_interrupt_take(int fd);
 
 /// CLOCK_MONOTONIC in nanoseconds.
 int64_t rs_monotonic_ns(void);
+/// Sleeps until CLOCK_MONOTONIC reads `deadline_ns` (clock_nanosleep, TIMER_ABSTIME).
+void rs_sleep_until_monotonic_ns(int64_t deadline_ns);
 
 // Sockets. Every function returns -1 with errno set on failure.
 int rs_udp_socket(uint16_t family);
@@ -89,11 +94,15 @@ int rs_set_tcp_nodelay(int fd);
 int rs_set_buffer_sizes(int fd, int receive, int send, int *granted_receive, int *granted_send);
 /// Asks the kernel to report receive-queue overflow drops (SO_RXQ_OVFL) with each datagram.
 int rs_enable_drop_counter(int fd);
+/// Asks the kernel to stamp each received datagram with its arrival time (SO_TIMESTAMPNS),
+/// so a loop that reads late still knows when each datagram came.
+int rs_enable_receive_timestamps(int fd);
 /// Reads a pending socket error (SO_ERROR), e.g. after a non-blocking connect.
 int rs_socket_error(int fd);
 
 /// recvmmsg(2): fills up to `count` slots; returns how many. When the drop counter is
-/// enabled, `*drops` receives the socket's cumulative overflow count (else it is untouched).
+/// enabled, `*drops` receives the socket's cumulative overflow count (else it is untouched);
+/// with receive timestamps enabled each slot's `received_ns` is set.
 int rs_recv_batch(int fd, rs_datagram *slots, unsigned count, uint32_t *drops);
 /// sendmmsg(2): sends up to `count` slots; returns how many were sent.
 int rs_send_batch(int fd, const rs_datagram *slots, unsigned count);

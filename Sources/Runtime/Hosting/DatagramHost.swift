@@ -25,6 +25,11 @@ final class DatagramHost<Machine: DatagramMachine & AnyObject> {
     private var sendLink: ImpairedLink<Transmit>?
     private var receiveLink: ImpairedLink<ReceivedDatagram>?
     var onEvent: (Machine.Event) -> Void = { _ in }
+    /// Whether this host holds the loop's prompt wake-ups (`Machine.needsPromptWakeups`).
+    private var holdsPromptWakeups = false
+    /// The latest time handed to the machine: a datagram read late is given its arrival,
+    /// but never a time before one the machine has already seen.
+    private var machineNow = Instant.zero
 
     init(loop: EventLoop, bindTo address: SocketAddress, send: ImpairmentSchedule?, receive: ImpairmentSchedule?,
          runStart: Instant, seed: UInt64) throws(SystemError) {
@@ -36,14 +41,14 @@ final class DatagramHost<Machine: DatagramMachine & AnyObject> {
         receiveLink = receive.map { ImpairedLink(schedule: $0, start: runStart, seed: seed ^ 0x5EED) }
         timer.action = { [weak self] in
             guard let self else { return }
-            self.machine?.handleTimeout(now: self.loop.now())
+            self.machine?.handleTimeout(now: self.advance(to: self.loop.now()))
             self.drive()
         }
         linkTimer.action = { [weak self] in
             guard let self else { return }
-            self.deliverLinks(now: self.loop.now())
+            self.deliverLinks(now: self.advance(to: self.loop.now()))
         }
-        socket.onDatagram = { [weak self] bytes, from in self?.received(bytes, from: from) }
+        socket.onDatagram = { [weak self] bytes, from, arrival in self?.received(bytes, from: from, arrival: arrival) }
         // Queued answers, events and the next deadline once per wake-up, not per datagram.
         socket.onDrained = { [weak self] in self?.drive() }
     }
@@ -56,9 +61,18 @@ final class DatagramHost<Machine: DatagramMachine & AnyObject> {
 
     /// Hands everything the machine queued to the socket (through the send link), reports
     /// its events and keeps its timer.
+    deinit { holdPromptWakeups(false) }
+
+    /// The later of `instant` and every time the machine was given; becomes the latest.
+    private func advance(to instant: Instant) -> Instant {
+        machineNow = max(machineNow, instant)
+        return machineNow
+    }
+
     func drive() {
-        guard machine != nil else { return }
-        let now = loop.now()
+        guard let current = machine else { return }
+        holdPromptWakeups(current.needsPromptWakeups)
+        let now = advance(to: loop.now())
         var setup = false
         while let transmit = machine?.pollTransmit() {
             if sendLink != nil {
@@ -73,9 +87,15 @@ final class DatagramHost<Machine: DatagramMachine & AnyObject> {
         if sendLink != nil || receiveLink != nil { deliverLinks(now: now) }
     }
 
+    private func holdPromptWakeups(_ hold: Bool) {
+        guard hold != holdsPromptWakeups else { return }
+        holdsPromptWakeups = hold
+        if hold { loop.holdPromptWakeups() } else { loop.releasePromptWakeups() }
+    }
+
     /// `bytes` is the socket's receive buffer, valid during this call only.
-    private func received(_ bytes: UnsafeRawBufferPointer, from: SocketAddress) {
-        let now = loop.now()
+    private func received(_ bytes: UnsafeRawBufferPointer, from: SocketAddress, arrival: Instant) {
+        let now = advance(to: arrival)
         if receiveLink != nil {
             let datagram = ReceivedDatagram(payload: Array(bytes), source: from, destination: socket.localAddress)
             receiveLink?.send(datagram, size: bytes.count + 28, now: now)
@@ -112,8 +132,9 @@ final class DatagramHost<Machine: DatagramMachine & AnyObject> {
     /// Ends the machine's session politely when it has something to say last (a `Peer`'s
     /// DTLS close_notify), sends that, and releases the socket.
     func close() {
-        if let closing = machine as? any ClosesPolitely { closing.close(now: loop.now()) }
+        if let closing = machine as? any ClosesPolitely { closing.close(now: advance(to: loop.now())) }
         drive()
+        holdPromptWakeups(false)
         timer.cancel()
         linkTimer.cancel()
         socket.close()

@@ -27,6 +27,7 @@ public final class WorkerSession {
                 runStart: Instant) throws(TargetError) {
         self.index = index
         self.loop = loop
+        loop.wakeupBatching = scenario.wakeupBatching
         let mine = plan.peers.filter { $0.worker == index }
         plannedPeers = mine.count
         recorder = RunRecorder(runStart: runStart)
