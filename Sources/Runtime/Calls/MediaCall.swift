@@ -51,6 +51,10 @@ final class MediaCall {
         self?.send(frame, kind: kind)
     }
     private(set) var observers: [String: ReceivedStreamObserver] = [:]
+    /// The same observers by the SSRC of each frame they were given, searched in order (a
+    /// call receives a stream or two): looking up every frame by mid hashed a string, 1.6 %
+    /// of a player's CPU through SRS.
+    private var observersBySsrc: [(ssrc: UInt32, observer: ReceivedStreamObserver)] = []
     /// Its running receive totals' token in the recorder, while the call runs.
     private var liveToken: Int?
     /// Its own per-second figures (`MediaCall+Live.swift`), from the same totals.
@@ -152,7 +156,11 @@ final class MediaCall {
     }
 
     private func observer(for frame: ReceivedFrame) -> ReceivedStreamObserver {
-        if let existing = observers[frame.mid] { return existing }
+        for entry in observersBySsrc where entry.ssrc == frame.ssrc { return entry.observer }
+        if let existing = observers[frame.mid] {
+            observersBySsrc.append((frame.ssrc, existing))
+            return existing
+        }
         var published: Resolution?
         if media.expectsOwnVideoSize, case .video(_, let size, _, _, _, _) = media.video { published = size }
         let observer = ReceivedStreamObserver(codec: frame.codec, publishedResolution: frame.codec.isVideo ? published : nil,
@@ -160,6 +168,7 @@ final class MediaCall {
                                               decode: media.decode, stalls: loop.stalls,
                                               sizeChanges: frame.codec.isVideo ? media.videoSizeChanges : [], mutes: media.mutes)
         observers[frame.mid] = observer
+        observersBySsrc.append((frame.ssrc, observer))
         return observer
     }
 
