@@ -39,9 +39,10 @@ public final class ManagedProcess: @unchecked Sendable {
     public func firstLine(timeout: TimeInterval = 15) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if let line = text.split(separator: "\n", omittingEmptySubsequences: false).first, text.contains("\n") {
-                return String(line)
-            }
+            // One snapshot: output read twice could gain its newline between the reads
+            // and hand back a line cut short.
+            let printed = text
+            if let end = printed.firstIndex(of: "\n") { return String(printed[..<end]) }
             if !process.isRunning { return nil }
             Thread.sleep(forTimeInterval: 0.02)
         }
