@@ -35,8 +35,9 @@ public final class CallPeer: PeerDriver {
         public var direction: MediaDirection = .sendrecv
         /// RTX for the video it sends (`media.video.rtx`).
         public var rtx: VideoSettings.Rtx = .auto
-        /// When both sides are planned to stop; the other side closing within a second of
-        /// it ends the call as completed.
+        /// When this side is planned to stop: its data channels stop sending `drain` before
+        /// it. A partner rtcswarm drives stops then too, so its closing within a second of it
+        /// ends the call as completed; an external one leaves when it likes.
         public var plannedStop: Instant?
         /// How long after setup what it receives may take to arrive.
         public var receiveTimeout: Duration = .seconds(5)
@@ -98,8 +99,10 @@ public final class CallPeer: PeerDriver {
         life = MediaPeerLifecycle(loop: loop, recorder: recorder, call: call,
                                   identity: .init(id: settings.id, group: settings.group, role: settings.role),
                                   setupTimeout: settings.setupTimeout, remote: "the other side")
-        life.remoteEndExpected = settings.plannedStop.map { $0 - .seconds(1) }
-        life.plannedStop = settings.plannedStop
+        if settings.partner != .external {
+            life.remoteEndExpected = settings.plannedStop.map { $0 - .seconds(1) }
+            life.plannedStop = settings.plannedStop
+        }
         life.onEnd = { [weak self] record in
             guard let self else { return }
             record.phases["join_ms"] = self.joinMs

@@ -96,7 +96,7 @@ struct PeerFactory {
                 partner: Self.partner(group.resolvedPartner),
                 direction: group.isOneWay ? (peer.side == .callee ? .recvonly : .sendonly) : .sendrecv,
                 rtx: group.videoRtx,
-                plannedStop: group.partner == .external ? nil : recorder.runStart + .milliseconds(peer.stopMs),
+                plannedStop: recorder.runStart + .milliseconds(peer.stopMs),
                 receiveTimeout: receiveTimeout, videoSizeChanges: videoSizeChanges(receivedBy: peer), mutes: mutes(receivedBy: peer),
                 data: group.resolvedData)
             return CallPeer(loop: loop, settings: settings, recorder: recorder, fanout: fanout,
