@@ -5,21 +5,34 @@ import RTCBase
 public enum AnnexB {
     /// The byte ranges of the NAL units in `bytes`, start codes and trailing zeros
     /// excluded. Bytes before the first start code are ignored; no start code gives [].
-    public static func nalUnits(in bytes: [UInt8]) -> [Range<Int>] {
+    /// With `last`, the walk ends at the first unit whose header byte it accepts: that unit
+    /// is the last range and runs to the end of `bytes`, its own end never searched for
+    /// (a reader who needs only what precedes an access unit's first slice skips the slices).
+    public static func nalUnits(in bytes: [UInt8], last: ((UInt8) -> Bool)? = nil) -> [Range<Int>] {
         var units: [Range<Int>] = []
-        var start: Int?
-        var index = 0
-        while index + 2 < bytes.count {
-            if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
-                if let start { units.append(start..<trimZeros(bytes, start, index)) }
-                index += 3
-                start = index
-            } else {
-                index += bytes[index + 2] > 1 ? 3 : 1
+        var current = unitStart(in: bytes, from: 0)
+        while let start = current?.unit {
+            if let last, start < bytes.count, last(bytes[start]) {
+                units.append(start..<bytes.count)
+                break
             }
+            let next = unitStart(in: bytes, from: start)
+            let end = trimZeros(bytes, start, next?.code ?? bytes.count)
+            if end > start { units.append(start..<end) }
+            current = next
         }
-        if let start, start < bytes.count { units.append(start..<trimZeros(bytes, start, bytes.count)) }
-        return units.filter { !$0.isEmpty }
+        return units
+    }
+
+    /// The first start code at or after `index`: where its bytes begin (`code`) and where
+    /// the NAL unit after it begins (`unit`); nil when there is none.
+    private static func unitStart(in bytes: [UInt8], from index: Int) -> (code: Int, unit: Int)? {
+        var index = index
+        while index + 2 < bytes.count {
+            if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 { return (index, index + 3) }
+            index += bytes[index + 2] > 1 ? 3 : 1
+        }
+        return nil
     }
 
     private static func trimZeros(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Int {

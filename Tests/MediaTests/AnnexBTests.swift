@@ -16,6 +16,16 @@ final class AnnexBTests: XCTestCase {
         XCTAssertEqual(AnnexB.nalUnits(in: [0x67, 0x42, 0x00]), [])
     }
 
+    func testAWalkEndingAtTheFirstSliceLeavesItsBytesUnsearched() {
+        let stream: [UInt8] = [
+            0, 0, 0, 1, 0x67, 0x42,  // SPS
+            0, 0, 0, 1, 0x65, 0x88, 0x00,  // IDR slice, then another one
+            0, 0, 1, 0x65, 0x99,
+        ]
+        let units = AnnexB.nalUnits(in: stream, last: { $0 & 0x1F == 5 })
+        XCTAssertEqual(units, [4..<6, 10..<stream.count], "the slice runs to the end: the second start code is never looked for")
+    }
+
     func testEmulationPreventionRoundTrips() {
         let rbsp: [UInt8] = [0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x03, 0x00, 0x00, 0x04]
         let escaped = AnnexB.addEmulationPrevention(rbsp)

@@ -122,6 +122,16 @@ final class BitstreamInspectorTests: XCTestCase {
         XCTAssertThrowsError(try BitstreamInspector.inspect([1, 2, 3], codec: .opus))
     }
 
+    func testH264InspectionEndsAtTheFirstSlice() throws {
+        let sps: [UInt8] = [0x67, 0x42, 0xC0, 0x1F, 0xDA, 0x05, 0x06, 0x7E, 0x74]
+        // A unit with forbidden_zero_bit set after the slice would throw if it were read.
+        let unit: [UInt8] = [0, 0, 0, 1] + sps + [0, 0, 0, 1, 0x65, 0x88, 0x84] + [0, 0, 1, 0xE5, 0x88]
+        let inspection = try H264Inspector.inspect(accessUnit: unit)
+        XCTAssertEqual(inspection, FrameInspection(isKeyframe: true, resolution: .p180))
+        let delta = try H264Inspector.inspect(accessUnit: [0, 0, 0, 1, 0x41, 0x9A] + [0, 0, 0, 1, 0x65, 0x88])
+        XCTAssertFalse(delta.isKeyframe, "the first slice is a non-IDR one: so is the picture")
+    }
+
     func testH264WithoutStartCodeIsRejected() {
         XCTAssertThrowsError(try H264Inspector.inspect(accessUnit: [0x67, 0x42, 0xC0, 0x1F]))
         XCTAssertThrowsError(try H264Inspector.inspect(accessUnit: [0, 0, 1, 0xE5, 0x88]), "forbidden_zero_bit")
