@@ -128,7 +128,9 @@ public final class UDPSocket: IOHandler {
             flush()
         } else if !flushScheduled {
             flushScheduled = true
-            loop.atEndOfIteration { [weak self] in self?.flush() }
+            // Strong: the loop lets go of it within the iteration, and a weak reference
+            // would give every socket a side table (slow retains and releases).
+            loop.atEndOfIteration { self.flush() }
         }
     }
 
@@ -150,6 +152,7 @@ public final class UDPSocket: IOHandler {
     /// Sends every queued datagram now.
     public func flush() {
         flushScheduled = false
+        guard !closed else { return }
         var offset = 0
         while offset < pendingSends {
             let result = sending.slots.withUnsafeBufferPointer { slots in
@@ -218,7 +221,8 @@ public final class UDPSocket: IOHandler {
             guard case .success(.done(let count)) = result, count > 0 else { return }
             stats.receiveBatches += 1
             stats.datagramsReceived += Int(count)
-            for index in 0..<Int(count) {
+            // A handler may close the socket (its peer ended): nothing is delivered after.
+            for index in 0..<Int(count) where !closed {
                 let slot = batch.slots[index]
                 if slot.truncated != 0 {
                     stats.truncatedDrops += 1

@@ -39,18 +39,18 @@ final class DatagramHost<Machine: DatagramMachine & AnyObject> {
         linkTimer = DeadlineTimer(loop: loop)
         sendLink = send.map { ImpairedLink(schedule: $0, start: runStart, seed: seed) }
         receiveLink = receive.map { ImpairedLink(schedule: $0, start: runStart, seed: seed ^ 0x5EED) }
-        timer.action = { [weak self] in
-            guard let self else { return }
-            self.machine?.handleTimeout(now: self.advance(to: self.loop.now()))
-            self.drive()
+        // Unowned, not weak: a weak reference gives the host a side table, which puts every
+        // retain and release of it on the slow path, and each call through one loads it
+        // anew (together 2-3 % of a player worker through SRS). The timers die with the
+        // host, and its socket, closed in `deinit`, calls nothing after.
+        timer.action = { [unowned self] in
+            machine?.handleTimeout(now: advance(to: loop.now()))
+            drive()
         }
-        linkTimer.action = { [weak self] in
-            guard let self else { return }
-            self.deliverLinks(now: self.advance(to: self.loop.now()))
-        }
-        socket.onDatagram = { [weak self] bytes, from, arrival in self?.received(bytes, from: from, arrival: arrival) }
+        linkTimer.action = { [unowned self] in deliverLinks(now: advance(to: loop.now())) }
+        socket.onDatagram = { [unowned self] bytes, from, arrival in received(bytes, from: from, arrival: arrival) }
         // Queued answers, events and the next deadline once per wake-up, not per datagram.
-        socket.onDrained = { [weak self] in self?.drive() }
+        socket.onDrained = { [unowned self] in drive() }
     }
 
     /// Starts driving `machine` (created once its role is known).
@@ -61,7 +61,10 @@ final class DatagramHost<Machine: DatagramMachine & AnyObject> {
 
     /// Hands everything the machine queued to the socket (through the send link), reports
     /// its events and keeps its timer.
-    deinit { holdPromptWakeups(false) }
+    deinit {
+        holdPromptWakeups(false)
+        socket.close()
+    }
 
     /// The later of `instant` and every time the machine was given; becomes the latest.
     private func advance(to instant: Instant) -> Instant {
