@@ -5,8 +5,8 @@ import RTCBase
 public enum H264Inspector {
     /// Inspects an access unit in Annex-B form up to its first slice: its SPS and SEI come
     /// before it (H.264 7.4.1.2.3) and the slices of an IDR picture are all IDR slices
-    /// (7.4.1, nal_unit_type), so the slices' bytes, most of a keyframe's, are never scanned. Throws
-    /// when it has no NAL unit or a malformed SPS or SEI.
+    /// (7.4.1, nal_unit_type), so the slices' bytes, most of a keyframe's, are never
+    /// scanned. Throws when it has no NAL unit or a malformed SPS or SEI.
     public static func inspect(accessUnit bytes: [UInt8]) throws(ParseError) -> FrameInspection {
         let units = AnnexB.nalUnits(in: bytes, last: { (1...5).contains($0 & 0x1F) })
         guard !units.isEmpty else { throw .invalid("no H.264 start code") }
