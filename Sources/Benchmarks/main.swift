@@ -25,6 +25,7 @@ let benchmarks: [(name: String, run: () throws -> Void)] = [
         try SrtpReceiveBenchmark().run()
         try Vp8PacketizationBenchmark().run()
     }),
+    ("peer", { try PeerReceiveBenchmark().run() }),
     ("media", { try MediaBenchmark().run() }),
     ("rooms", { try RoomsBenchmark().run() }),
 ]
