@@ -33,7 +33,7 @@ extension IceAgent {
             }
         }
         startNominationIfReady(now: now)
-        triggered = triggered.filter(needsTriggeredCheck)
+        triggered = triggered.filter { needsTriggeredCheck($0) }
         if remoteCredentials != nil, lastCheckAt.map({ now >= $0 + options.ta }) ?? true, let next = nextPairToCheck() {
             if triggered.first == next { triggered.removeFirst() }
             sendCheck(pair: next, now: now)
@@ -43,27 +43,46 @@ extension IceAgent {
         updateState()
     }
 
-    /// Whether a paced check is waiting for its turn (6.1.4.2).
-    var hasCheckToSend: Bool { remoteCredentials != nil && nextPairToCheck() != nil }
+    /// Whether a paced check is waiting for its turn (6.1.4.2). Mutating, as the helpers it
+    /// calls: a non-mutating method gets the agent by value, and Swift copied all 840 bytes
+    /// of it (and retained what they hold) for each such call after every datagram.
+    mutating func hasCheckToSend() -> Bool {
+        guard case .some = remoteCredentials else { return false }
+        return nextPairToCheck() != nil
+    }
 
     /// The triggered-check queue first, then the highest-priority Waiting pair, then a
     /// Frozen pair whose foundation has nothing Waiting or In-Progress (6.1.4.2); under
     /// libwebrtc then a pair to ping again.
-    func nextPairToCheck() -> Int? {
-        if let first = triggered.first(where: needsTriggeredCheck) { return first }
-        let waiting = pairs.indices.filter { pairs[$0].state == .waiting }
-        if let best = waiting.max(by: { pairs[$0].priority < pairs[$1].priority }) { return best }
-        let busy = Set(pairs.filter { $0.state == .waiting || $0.state == .inProgress }.map(\.foundation))
-        let frozen = pairs.indices.filter { pairs[$0].state == .frozen && !busy.contains(pairs[$0].foundation) }
-            .max { pairs[$0].priority < pairs[$1].priority }
-        return frozen ?? (options.profile == .libwebrtc ? pairToPingAgain() : nil)
+    ///
+    /// Asked after every datagram a peer handles (through `pollTimeoutInPlace()`), so it
+    /// allocates nothing (the foundations in use are looked up only when a pair is Frozen),
+    /// its loops take no closure over the agent, which Swift may copy whole to capture, and
+    /// it reads the agent in place (`hasCheckToSend()`).
+    mutating func nextPairToCheck() -> Int? {
+        for index in triggered where needsTriggeredCheck(index) { return index }
+        var best: Int?, anyFrozen = false
+        for index in pairs.indices {
+            anyFrozen = anyFrozen || pairs[index].state == .frozen
+            guard pairs[index].state == .waiting else { continue }
+            if let current = best, pairs[index].priority <= pairs[current].priority { continue }
+            best = index
+        }
+        if let best { return best }
+        if anyFrozen {
+            let busy = Set(pairs.filter { $0.state == .waiting || $0.state == .inProgress }.map(\.foundation))
+            let frozen = pairs.indices.filter { pairs[$0].state == .frozen && !busy.contains(pairs[$0].foundation) }
+                .max { pairs[$0].priority < pairs[$1].priority }
+            if let frozen { return frozen }
+        }
+        return options.profile == .libwebrtc ? pairToPingAgain() : nil
     }
 
     /// libwebrtc repeats a check by pinging the pair again at the next slot, not by STUN
     /// retransmission: while no pair is selected (or, after an ICE restart, none of the new
     /// ones), the unanswered pair pinged least recently; once one is, the controlling agent
     /// pings the selected pair until its nomination is answered.
-    func pairToPingAgain() -> Int? {
+    mutating func pairToPingAgain() -> Int? {
         if let index = selected?.pair { return role == .controlling && !pairs[index].nominated ? index : nil }
         return pairs.indices.filter { pairs[$0].state == .inProgress }
             .min { (pairs[$0].lastCheckSent ?? .zero) < (pairs[$1].lastCheckSent ?? .zero) }
@@ -256,7 +275,7 @@ extension IceAgent {
 
     /// No check is running or waiting, and the remote will not add candidates.
     var checksFinished: Bool {
-        let busy = triggered.contains(where: needsTriggeredCheck) || pairs.contains { [.frozen, .waiting, .inProgress].contains($0.state) }
+        let busy = triggered.contains { needsTriggeredCheck($0) } || pairs.contains { [.frozen, .waiting, .inProgress].contains($0.state) }
         return !busy && (remoteEndOfCandidates || remoteIsLite)
     }
 

@@ -67,8 +67,11 @@ struct StunTransactions<Purpose: Sendable>: Sendable {
     }
 
     /// The soonest deadline. Asked after every datagram a peer handles, so a plain loop:
-    /// a key path over this generic type costs a runtime metadata lookup per call.
+    /// a key path over this generic type costs a runtime metadata lookup per call. Most
+    /// of the time nothing is outstanding, and iterating even an empty dictionary was
+    /// 150 instructions (2.4 % of a player's, `PeerReceiveBenchmark`).
     var nextDeadline: Instant? {
+        guard !entries.isEmpty else { return nil }
         var soonest: Instant?
         for entry in entries.values where soonest.map({ entry.deadline < $0 }) ?? true { soonest = entry.deadline }
         return soonest
