@@ -16,13 +16,13 @@ public final class SrtpContext {
     private let rtp: SrtpTransform
     let rtcp: SrtpTransform
     /// Highest SRTP index protected, per SSRC.
-    private var sent: [UInt32: UInt64] = [:]
+    private var sent = SsrcTable<UInt64>()
     /// Replay window (and so highest index) of SRTP packets received, per SSRC.
-    private var received: [UInt32: ReplayWindow] = [:]
+    private var received = SsrcTable<ReplayWindow>()
     /// Last SRTCP index used, per SSRC.
-    var rtcpSent: [UInt32: UInt32] = [:]
+    var rtcpSent = SsrcTable<UInt32>()
     /// Replay window of SRTCP indices received, per SSRC.
-    var rtcpReceived: [UInt32: ReplayWindow] = [:]
+    var rtcpReceived = SsrcTable<ReplayWindow>()
 
     /// - Parameters:
     ///   - masterKey: `profile.masterKeyLength` bytes.
