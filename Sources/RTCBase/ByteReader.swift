@@ -96,9 +96,14 @@ public struct ByteReader: Sendable {
     @inlinable
     public func peekU8(ahead: Int = 0) throws(ParseError) -> UInt8 {
         let index = offset + ahead
-        guard ahead >= 0, index < end else { throw ParseError(.truncated, "peek: \(remaining) bytes left") }
+        guard ahead >= 0, index < end else { throw peekPastEnd() }
         return bytes[index]
     }
+
+    /// The error of `peekU8`, out of line so that the peek itself is inlined where it is
+    /// used (with the message built in place it was a call per peek).
+    @usableFromInline
+    func peekPastEnd() -> ParseError { ParseError(.truncated, "peek: \(remaining) bytes left") }
 
     /// A reader over the next `count` bytes; this reader moves past them.
     @inlinable
