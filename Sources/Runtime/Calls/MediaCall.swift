@@ -156,7 +156,10 @@ final class MediaCall {
     }
 
     private func observer(for frame: ReceivedFrame) -> ReceivedStreamObserver {
-        for entry in observersBySsrc where entry.ssrc == frame.ssrc { return entry.observer }
+        // By index: iterating the entries copied each one (a retain and a release per frame).
+        for index in observersBySsrc.indices where observersBySsrc[index].ssrc == frame.ssrc {
+            return observersBySsrc[index].observer
+        }
         if let existing = observers[frame.mid] {
             observersBySsrc.append((frame.ssrc, existing))
             return existing
