@@ -70,7 +70,7 @@ let package = Package(
         .executableTarget(name: "rtcswarm", dependencies: ["RtcswarmCLI"]),
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["RTCBase", "EventLoop", "SRTP", "LibSRTPReference", "DTLS", "RTP", "RTPSession", "PeerCore", "SDP", "Media", "Net", "Signaling", "RoomServer", "Runtime"]
+            dependencies: ["RTCBase", "EventLoop", "SRTP", "LibSRTPReference", "DTLS", "RTP", "RTPSession", "PeerCore", "SDP", "STUN", "Media", "Net", "Signaling", "RoomServer", "Runtime"]
         ),
 
         // libsrtp2 as the reference the SRTP tests and the SRTP benchmark compare with.

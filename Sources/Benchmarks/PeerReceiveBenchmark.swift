@@ -2,6 +2,7 @@ import PeerCore
 import RTCBase
 import RTP
 import SDP
+import STUN
 
 /// A player's work per received packet inside a worker, socket aside: two `Peer`s
 /// connected in memory, the sender's datagrams of a 640x360-sized H.264 stream at 30 fps
@@ -73,17 +74,20 @@ struct PeerReceiveBenchmark {
     private func exchangeStun(_ receiver: Peer, _ sender: Peer, now: Instant) {
         var moved = true
         while moved {
-            moved = forwardStun(from: receiver, at: Self.receiverAddress, to: sender, at: Self.senderAddress, now: now)
-            moved = forwardStun(from: sender, at: Self.senderAddress, to: receiver, at: Self.receiverAddress, now: now) || moved
+            moved = forward(from: receiver, at: Self.receiverAddress, to: sender, at: Self.senderAddress, now: now,
+                            accepting: StunMessage.looksLikeStun)
+            moved = forward(from: sender, at: Self.senderAddress, to: receiver, at: Self.receiverAddress, now: now,
+                            accepting: StunMessage.looksLikeStun) || moved
         }
     }
 
-    /// Hands the STUN `from` sends to `to`; true when there was some.
-    private func forwardStun(from: Peer, at fromAddress: SocketAddress, to: Peer, at toAddress: SocketAddress,
-                             now: Instant) -> Bool {
+    /// Hands what `from` sends and `accepting` takes to `to`, dropping the rest; true when
+    /// something was handed.
+    private func forward(from: Peer, at fromAddress: SocketAddress, to: Peer, at toAddress: SocketAddress,
+                         now: Instant, accepting: ([UInt8]) -> Bool = { _ in true }) -> Bool {
         var forwarded = false
         while let transmit = from.pollTransmit() {
-            guard let kind = transmit.payload.first, kind < 4 else { continue }
+            guard accepting(transmit.payload) else { continue }
             transmit.payload.withUnsafeBytes { to.handle(borrowed: $0, from: fromAddress, to: toAddress, now: now) }
             forwarded = true
         }
@@ -108,13 +112,11 @@ struct PeerReceiveBenchmark {
         while !(connected.sender && connected.receiver) {
             guard now < start + .seconds(10) else { throw BenchmarkError("peer receive: the two peers did not connect") }
             now = now + .milliseconds(1)
-            for (peer, other, from, to) in [(sender, receiver, Self.senderAddress, Self.receiverAddress),
-                                            (receiver, sender, Self.receiverAddress, Self.senderAddress)] {
+            for peer in [sender, receiver] {
                 if let due = peer.pollTimeout(), due <= now { peer.handleTimeout(now: now) }
-                while let transmit = peer.pollTransmit() {
-                    transmit.payload.withUnsafeBytes { other.handle(borrowed: $0, from: from, to: to, now: now) }
-                }
             }
+            _ = forward(from: sender, at: Self.senderAddress, to: receiver, at: Self.receiverAddress, now: now)
+            _ = forward(from: receiver, at: Self.receiverAddress, to: sender, at: Self.senderAddress, now: now)
             while let event = sender.pollEvent() { if case .connected = event { connected.sender = true } }
             while let event = receiver.pollEvent() { if case .connected = event { connected.receiver = true } }
         }
