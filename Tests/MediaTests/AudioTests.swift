@@ -35,6 +35,36 @@ final class AudioTests: XCTestCase {
         XCTAssertEqual(markers, (0..<100).map { $0 % 16 })
     }
 
+    /// After its warm-up the looped encoder replays one period: libopus runs for 4 of the
+    /// 20 periods asked, and every decoded frame still holds its own marker.
+    func testLoopedToneEncodesFourPeriodsAndEveryFrameKeepsItsMarker() throws {
+        let encoder = try LoopedToneEncoder(channels: 1, bitrate: 32_000, warmupPeriods: 3)
+        let decoder = try OpusAudioDecoder(channels: 1)
+        let period = LoopedToneEncoder.period
+        var packets: [[UInt8]] = []
+        let markers = try (0..<20 * period).map { index in
+            let packet = try encoder.packet(index: index, captureTime: captureTime(index))
+            XCTAssertEqual(packet.rtpTimestamp, UInt32(index * 960))
+            XCTAssertEqual(packet.index, index)
+            packets.append(packet.bytes)
+            return AudioMarkerReader.read(try decoder.decode(packet.bytes), channels: 1)
+        }
+        XCTAssertEqual(encoder.framesEncoded, 4 * period)
+        XCTAssertEqual(markers, (0..<20 * period).map { $0 % period })
+        XCTAssertEqual(Array(packets[(19 * period)...]), Array(packets[(3 * period)..<(4 * period)]), "the kept period")
+        XCTAssertNotEqual(Array(packets[..<period]), Array(packets[(3 * period)..<(4 * period)]), "the first period came from a cold encoder")
+    }
+
+    func testLoopedSilenceDecodesToNoMarker() throws {
+        let encoder = try LoopedToneEncoder(silent: true, warmupPeriods: 1)
+        let decoder = try OpusAudioDecoder()
+        for index in 0..<(4 * LoopedToneEncoder.period) {
+            let pcm = try decoder.decode(try encoder.packet(index: index, captureTime: captureTime(index)).bytes)
+            XCTAssertNil(AudioMarkerReader.read(pcm, channels: 1), "frame \(index)")
+        }
+        XCTAssertEqual(encoder.framesEncoded, 2 * LoopedToneEncoder.period)
+    }
+
     func testRawFramesCarryTheirMarkerAndStartAtPhaseZero() {
         let source = AudioSource(channels: 2)
         for index in 0..<32 {

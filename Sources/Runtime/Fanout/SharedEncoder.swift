@@ -169,20 +169,21 @@ public final class SharedEncoder: @unchecked Sendable {
             frames = (0..<reader.frameCount).map(reader.frame(at:))
         }
         guard !frames.isEmpty else { throw MediaError(.invalidInput, "\(path) holds no frames") }
+        let keyframes = frames.indices.map { (try? BitstreamInspector.inspect(frames[$0], codec: codec))?.isKeyframe ?? ($0 == 0) }
         try paced(interval: interval) { index, captureTime in
-            let bytes = frames[index % frames.count]
-            let keyframe = (try? BitstreamInspector.inspect(bytes, codec: codec))?.isKeyframe ?? (index % frames.count == 0)
-            return EncodedMediaFrame(codec: codec, bytes: bytes, isKeyframe: keyframe, rtpTimestamp: UInt32(truncatingIfNeeded: index) &* ticks,
+            let position = index % frames.count
+            return EncodedMediaFrame(codec: codec, bytes: frames[position], isKeyframe: keyframes[position],
+                                     rtpTimestamp: UInt32(truncatingIfNeeded: index) &* ticks,
                                      captureTime: captureTime)
         }
     }
 
-    /// The tone (or with `silent`, zero samples: Opus keeps sending frames, DTX off).
+    /// The tone (or with `silent`, zero samples: Opus keeps sending frames, DTX off),
+    /// encoded for its first periods and then replayed (`LoopedToneEncoder`).
     private func encodeAudio(channels: Int, bitrate: Int, silent: Bool = false) throws {
-        let encoder = try OpusAudioEncoder(channels: channels, bitrate: bitrate)
-        let source = AudioSource(channels: channels)
+        let encoder = try LoopedToneEncoder(channels: channels, bitrate: bitrate, silent: silent)
         try paced(interval: .milliseconds(20)) { index, captureTime in
-            let encoded = try encoder.encode(source.frame(index: index, captureTime: captureTime, muted: silent))
+            let encoded = try encoder.packet(index: index, captureTime: captureTime)
             return EncodedMediaFrame(codec: .opus, bytes: encoded.bytes, isKeyframe: false,
                                      rtpTimestamp: encoded.rtpTimestamp, captureTime: captureTime)
         }
