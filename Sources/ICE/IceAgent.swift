@@ -34,7 +34,7 @@ public struct IceAgent: Sendable {
     var transactions: StunTransactions<Purpose>
     var generator: SeededGenerator
     var events: [IceEvent] = []
-    var transmits: [Transmit] = []
+    @usableFromInline var transmits: [Transmit] = []
     /// Latest `now` seen, so timeouts can be "as soon as possible".
     var lastNow = Instant.zero
     var lastCheckAt: Instant?
@@ -186,6 +186,10 @@ public struct IceAgent: Sendable {
     public var hasSelectedPair: Bool { selected != nil }
 
     // MARK: - Polling
+
+    /// Whether `pollTransmit()` has a datagram, asked without a mutating call (inlined, it
+    /// reads the one field where the agent lies).
+    @inlinable public var hasTransmit: Bool { !transmits.isEmpty }
 
     /// The next datagram to send, from `source` (a local base) to `destination`.
     public mutating func pollTransmit() -> Transmit? {
