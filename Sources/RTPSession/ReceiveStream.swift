@@ -62,6 +62,12 @@ public struct ReceiveStream: Sendable {
         counters = ReceiveStreamStatistics(ssrc: configuration.ssrc)
     }
 
+    /// Moves `earliest` back to this stream's next NACK when that is sooner; mutating only
+    /// so that the session reaches the stream where it lies (`pollTimeoutInPlace`).
+    mutating func lowerToNextNack(_ earliest: inout Instant) {
+        if let due = nackGenerator.nextDue, due < earliest { earliest = due }
+    }
+
     /// Accounts for one packet of this stream. Returns false for a duplicate, which the
     /// caller should drop.
     public mutating func receive(sequenceNumber: UInt16, timestamp: UInt32, now: Instant) -> Bool {

@@ -237,13 +237,17 @@ public struct RtpSession: Sendable {
     }
 
     /// `pollTimeout()` for a caller that holds the session in a class (a `Peer`, after every
-    /// datagram): being mutating it reads the session where it lies, and it reads each
-    /// stream's next NACK by index, where a non-mutating call copied the session (392
-    /// bytes) and a loop over the values copied every stream.
+    /// datagram): being mutating it reads the session where it lies, where a non-mutating
+    /// call copied the session (392 bytes). Each stream is reached in place by a mutating
+    /// call through its index: reading a field of `values[index]` copied the stream, and
+    /// walking `values.indices` held the dictionary's storage, so that a mutating call
+    /// copied the whole dictionary.
     public mutating func pollTimeoutInPlace() -> Instant? {
         var earliest = nextReport
-        for index in receiveStreams.values.indices {
-            if let due = receiveStreams.values[index].nackGenerator.nextDue, due < earliest { earliest = due }
+        var index = receiveStreams.startIndex
+        while index != receiveStreams.endIndex {
+            receiveStreams.values[index].lowerToNextNack(&earliest)
+            index = receiveStreams.index(after: index)
         }
         return earliest
     }
