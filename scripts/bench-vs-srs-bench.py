@@ -19,7 +19,8 @@ rtcswarm's own report adds its loss and packets per player-second; srs-bench rep
 `--publishers N,...` measures publishers the same way (each tool's N publishers of the same
 Annex-B file, srs-bench's sample, each on a stream of its own; what SRS received from each),
 and `--burst N` a burst of N players started 1 ms apart: players playing per second (N over
-the time from the first start to the last first media packet) and the setup time of each
+the time from the first start to the last first media packet; none, with how many never
+played, unless all did) and the setup time of each
 player from its start to its first media packet (rtcswarm: `first_packet_ms`; srs-bench:
 its log's "Run play" to its first "Got track"), with each tool's CPU over the burst.
 """
@@ -359,12 +360,18 @@ def table(rows, counts, role):
     return "\n".join(lines)
 
 
+def playing_rate(result):
+    """Players playing per second, which has no value until every player of the burst played."""
+    rate = result["players_per_s"]
+    return f"{rate:.0f}" if rate is not None else f"none: {result['burst'] - result['with_media']} never played"
+
+
 def burst_table(bursts):
     if not bursts:
         return ""
     lines = ["| burst | tool | with media | players playing per s | setup p50 ms | setup p95 ms | CPU s |", "|---|---|---|---|---|---|---|"]
     for b in bursts:
-        lines.append(f"| {b['burst']} | {b['tool']} | {b['with_media']} | {number(b['players_per_s'], 0)} | "
+        lines.append(f"| {b['burst']} | {b['tool']} | {b['with_media']} | {playing_rate(b)} | "
                      f"{number(b['setup_p50_ms'], 0)} | {number(b['setup_p95_ms'], 0)} | {number(b['cpu_s'])} |")
     return "\n".join(lines)
 
@@ -400,7 +407,7 @@ def main():
                                os.path.join(args.out, f"burst-{args.burst}-{rep}-{tool}"))
                 bursts.append(result)
                 print(f"burst of {args.burst}, {tool} turn {rep + 1}/{args.reps}: {result['with_media']} with media, "
-                      f"{number(result['players_per_s'], 0)} playing per s, setup p95 {number(result['setup_p95_ms'], 0)} ms",
+                      f"{playing_rate(result)} playing per s, setup p95 {number(result['setup_p95_ms'], 0)} ms",
                       file=sys.stderr, flush=True)
                 time.sleep(5)
     finally:
