@@ -93,6 +93,15 @@ final class ReceivedStreamObserverTests: XCTestCase {
         XCTAssertNil(observer.neverAtExpectedSize)
     }
 
+    /// Frames are counted by the size of the last keyframe, across a switch and back.
+    func testFramesAreCountedAtEachSizeAcrossASwitchAndBack() {
+        let observer = ReceivedStreamObserver(codec: .vp8, publishedResolution: nil, frameRate: 30)
+        let keyframes: [Int: (Int, Int)] = [0: (320, 240), 12: (320, 240), 20: (160, 120), 27: (320, 240)]
+        for index in 0..<40 { observer.observe(vp8(at: index, keyframeOf: keyframes[index]), captureTime: nil) }
+        XCTAssertEqual(observer.resolutions, [Resolution(width: 320, height: 240): 33, Resolution(width: 160, height: 120): 7])
+        XCTAssertEqual(observer.frames, 40)
+    }
+
     /// A stream that never had the published size has survival 0 and says so: the peer
     /// fails with that reason instead of passing.
     func testAStreamNeverAtThePublishedSizeIsNamedWithTheSizesSeen() {
