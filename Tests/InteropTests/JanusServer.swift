@@ -24,11 +24,11 @@ final class JanusServer: Sendable {
     /// `webSocket` also turns on libjanus_websockets.so (`ws`, 127.0.0.1 only, admin
     /// WebSocket off); with `certificate` (PEM files) also `wss` on a port of its own.
     init(executable: URL, shim: URL, webSocket: Bool = false, certificate: (pem: URL, key: URL)? = nil) throws {
+        let ports = try JanusServer.freePorts(4)
         let configuration = JanusConfiguration(
             folder: FileManager.default.temporaryDirectory.appendingPathComponent("rtcswarm-janus-\(UUID().uuidString)"),
-            port: try JanusServer.freePort(), adminPort: try JanusServer.freePort(),
-            webSocketPort: webSocket ? try JanusServer.freePort() : nil,
-            secureWebSocketPort: webSocket && certificate != nil ? try JanusServer.freePort() : nil, certificate: certificate)
+            port: ports[0], adminPort: ports[1], webSocketPort: webSocket ? ports[2] : nil,
+            secureWebSocketPort: webSocket && certificate != nil ? ports[3] : nil, certificate: certificate)
         try configuration.write()
         (folder, pidFile, port, adminPort) = (configuration.folder, configuration.pidFile, configuration.port, configuration.adminPort)
         (webSocketPort, secureWebSocketPort) = (configuration.webSocketPort, configuration.secureWebSocketPort)
@@ -69,11 +69,14 @@ final class JanusServer: Sendable {
         return false
     }
 
-    /// A loopback TCP port nobody listens on right now.
-    private static func freePort() throws -> UInt16 {
+    /// `count` distinct loopback TCP ports nobody listens on right now. Every listener stays
+    /// open until all are chosen: closed one by one, the kernel handed the same port out
+    /// twice, and Janus's admin API shared a port with its WebSocket transport (seen in CI:
+    /// the admin request answered by libwebsockets' 403 page).
+    private static func freePorts(_ count: Int) throws -> [UInt16] {
         let loop = try EventLoop()
-        let listener = try TCPListener(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0))
-        defer { listener.close() }
-        return listener.localAddress.port
+        let listeners = try (0..<count).map { _ in try TCPListener(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0)) }
+        defer { listeners.forEach { $0.close() } }
+        return listeners.map(\.localAddress.port)
     }
 }
