@@ -24,7 +24,7 @@ final class JanusServer: Sendable {
     /// `webSocket` also turns on libjanus_websockets.so (`ws`, 127.0.0.1 only, admin
     /// WebSocket off); with `certificate` (PEM files) also `wss` on a port of its own.
     init(executable: URL, shim: URL, webSocket: Bool = false, certificate: (pem: URL, key: URL)? = nil) throws {
-        let ports = try JanusServer.freePorts(4)
+        let ports = try LoopbackPorts.free(4)
         let configuration = JanusConfiguration(
             folder: FileManager.default.temporaryDirectory.appendingPathComponent("rtcswarm-janus-\(UUID().uuidString)"),
             port: ports[0], adminPort: ports[1], webSocketPort: webSocket ? ports[2] : nil,
@@ -67,16 +67,5 @@ final class JanusServer: Sendable {
             Thread.sleep(forTimeInterval: 0.1)
         }
         return false
-    }
-
-    /// `count` distinct loopback TCP ports nobody listens on right now. Every listener stays
-    /// open until all are chosen: closed one by one, the kernel handed the same port out
-    /// twice, and Janus's admin API shared a port with its WebSocket transport (seen in CI:
-    /// the admin request answered by libwebsockets' 403 page).
-    private static func freePorts(_ count: Int) throws -> [UInt16] {
-        let loop = try EventLoop()
-        let listeners = try (0..<count).map { _ in try TCPListener(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0)) }
-        defer { listeners.forEach { $0.close() } }
-        return listeners.map(\.localAddress.port)
     }
 }

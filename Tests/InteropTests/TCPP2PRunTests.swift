@@ -12,12 +12,7 @@ import XCTest
 /// (Tests/Interop/aiortc_tcp_peer.py) that connects to rtcswarm's listening caller.
 final class TCPP2PRunTests: XCTestCase {
     /// A loopback port nobody listens on (nor, for two calls, on the next one).
-    private func freePort() throws -> UInt16 {
-        let loop = try EventLoop()
-        let listener = try TCPListener(loop: loop, address: SocketAddress(ipv4: 127, 0, 0, 1, port: 0))
-        defer { listener.close() }
-        return listener.localAddress.port
-    }
+    private func freePort() throws -> UInt16 { try LoopbackPorts.free()[0] }
 
     func testRtcswarmPairsCallEachOtherOverTCPLines() throws {
         let port = try freePort()
