@@ -190,11 +190,7 @@ public final class Peer {
         // The ICE agent and the RTP session are read in place: a plain call copied each
         // whole (arrays and dictionaries retained one by one) once per socket wake-up, a
         // tenth of a player's CPU in `perf`, and so did one through a pointer's pointee.
-        if iceDeadline == nil {
-            let deadline = ice.pollTimeoutInPlace()
-            iceDeadline = .some(deadline)
-        }
-        if let at = iceDeadline ?? nil { soonest = (at, .ice) }
+        if let at = rememberedIceDeadline() { soonest = (at, .ice) }
         if let at = dtls?.pollTimeout(), at < soonest?.at ?? never { soonest = (at, .dtls) }
         if dataChannelsNegotiated, let at = sctp?.pollTimeout(), at < soonest?.at ?? never { soonest = (at, .sctp) }
         if srtpOut != nil, let at = rtp.pollTimeoutInPlace(), at < soonest?.at ?? never {
@@ -208,6 +204,14 @@ public final class Peer {
         if !isGatheringComplete, gatheringDeadline < soonest?.at ?? never { soonest = (gatheringDeadline, .gathering) }
         if let at = nextKeyframeRetry, at < soonest?.at ?? never { soonest = (at, .keyframeRequest) }
         return soonest
+    }
+
+    /// ICE's deadline, worked out only when the agent changed since it was last asked.
+    private func rememberedIceDeadline() -> Instant? {
+        if let remembered = iceDeadline { return remembered }
+        let deadline = ice.pollTimeoutInPlace()
+        iceDeadline = .some(deadline)
+        return deadline
     }
 
     /// Runs every part whose deadline has come.
