@@ -3,7 +3,8 @@ import RTCBase
 import Runtime
 
 /// Loopback UDP datagrams per second through the event loop: one socket sends in batches
-/// of `UDPSocket.sendBatchSize` (sendmmsg), the other drains with recvmmsg, on one thread.
+/// (sendmmsg of what it queued in the loop's send buffers), the other drains with
+/// recvmmsg, on one thread.
 /// The in-flight window keeps the receive buffer from overflowing, so every datagram is
 /// counted once sent and once received.
 struct UDPThroughputBenchmark {

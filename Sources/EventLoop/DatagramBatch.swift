@@ -1,7 +1,7 @@
 import CShims
 
-/// Buffers for one `recvmmsg` or `sendmmsg` call: `count` slots of `slotBytes` each, in
-/// one arena. Used on its loop's thread only.
+/// Buffers for `recvmmsg` or `sendmmsg` calls: `count` slots of `slotBytes` each, in one
+/// allocation. Used on its loop's thread only.
 final class DatagramBatch {
     let slotBytes: Int
     private let arena: UnsafeMutableRawPointer

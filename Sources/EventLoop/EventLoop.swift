@@ -43,6 +43,8 @@ public final class EventLoop: @unchecked Sendable {
     public var wakeupBatching: Duration = .zero
     /// The buffers every UDP socket of this loop receives into, one socket at a time.
     lazy var receiveBatch = DatagramBatch(count: UDPSocket.batchSize, slotBytes: UDPSocket.slotBytes)
+    /// The buffers every UDP socket of this loop queues its sends in.
+    lazy var sendArena = SendArena(loop: self)
 
     /// Scratch space for stream reads on this loop's thread; readers copy out what they keep.
     let readScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)

@@ -37,20 +37,12 @@ public struct UDPSocketStats: Sendable, Equatable {
 ///
 /// Received datagrams are handed to `onDatagram` as views into the loop's receive buffers
 /// (one set for every socket of the loop: sockets are drained one at a time), valid only
-/// during the call (no allocation per packet). Sends are copied into the socket's own
-/// batch, made on its first send, that goes out when it is full or at the end of the loop
-/// iteration.
+/// during the call (no allocation per packet). Sends are copied into the loop's send
+/// buffers (one set too, `SendArena`) and go out at the end of the loop iteration, a
+/// socket's datagrams of that iteration in one `sendmmsg`.
 public final class UDPSocket: IOHandler {
     /// Datagrams per recvmmsg (the loop's one set of receive buffers).
     public static let batchSize = 32
-    /// Datagrams per sendmmsg: each socket keeps its own batch, so a smaller one (a video
-    /// frame is a few packets) costs 32 KB less per peer; a keyframe goes in two calls.
-    public static let sendBatchSize = 16
-    /// The batch a socket starts with: a player sends only RTCP and STUN, a datagram or two
-    /// at a time, so its batch grows to `sendBatchSize` only once it queued more (a
-    /// publisher's first frame). A full-size batch on every player was 32 KB of its
-    /// 130 KB through SRS (heaptrack, 200 players).
-    static let firstSendBatchSize = 2
     /// Slot size: above any MTU rtcswarm sends; larger datagrams are sent on their own.
     public static let slotBytes = 2048
 
@@ -67,11 +59,11 @@ public final class UDPSocket: IOHandler {
     /// what the datagrams of that wake-up changed, once instead of once per datagram.
     public var onDrained: () -> Void = {}
 
-    private lazy var sending = DatagramBatch(count: Self.firstSendBatchSize, slotBytes: Self.slotBytes)
-    /// Datagrams the socket's send batch holds now (`firstSendBatchSize`, then `sendBatchSize`).
-    var sendBatchCapacity: Int { sending.slots.count }
+    /// This socket's datagrams queued in the loop's `SendArena`: how many, and the first
+    /// and last slots of their chain.
     private var pendingSends = 0
-    private var flushScheduled = false
+    private var firstSlot = 0
+    private var lastSlot = 0
     private var closed = false
 
     /// Binds to `address` (port 0 picks a free port) and starts receiving.
@@ -109,75 +101,56 @@ public final class UDPSocket: IOHandler {
         grantedBuffers = SocketBufferSizes(receiveBytes: Int(receive), sendBytes: Int(send))
     }
 
-    /// Queues one datagram; it leaves at the end of this loop iteration or when the batch
-    /// is full, whichever comes first.
+    /// Queues one datagram; it leaves at the end of this loop iteration, or before when
+    /// `flush()` is called or the loop's send buffers are all taken.
     public func send(_ payload: UnsafeRawBufferPointer, to destination: SocketAddress) {
         guard !closed else { return }
         if payload.count > Self.slotBytes {
             sendOversized(payload, to: destination)
             return
         }
-        if pendingSends == sending.slots.count { growSendBatch() }
-        sending.slots[pendingSends].address = destination.cAddress
-        sending.slots[pendingSends].length = UInt32(payload.count)
-        if let base = payload.baseAddress {
-            sending.buffer(pendingSends).copyMemory(from: base, byteCount: payload.count)
-        }
+        let slot = loop.sendArena.queue(payload, to: destination, for: self, after: pendingSends > 0 ? lastSlot : nil)
+        // Read after queuing: the arena may have sent what this socket had queued.
+        if pendingSends == 0 { firstSlot = slot }
+        lastSlot = slot
         pendingSends += 1
-        if pendingSends == Self.sendBatchSize {
-            flush()
-        } else if !flushScheduled {
-            flushScheduled = true
-            // Strong: the loop lets go of it within the iteration, and a weak reference
-            // would give every socket a side table (slow retains and releases).
-            loop.atEndOfIteration { self.flush() }
-        }
     }
 
     public func send(_ payload: [UInt8], to destination: SocketAddress) {
         payload.withUnsafeBytes { send($0, to: destination) }
     }
 
-    /// Moves the queued datagrams into a batch of `sendBatchSize`, which the socket keeps.
-    private func growSendBatch() {
-        let larger = DatagramBatch(count: Self.sendBatchSize, slotBytes: Self.slotBytes)
-        for index in 0..<pendingSends {
-            larger.slots[index].address = sending.slots[index].address
-            larger.slots[index].length = sending.slots[index].length
-            larger.buffer(index).copyMemory(from: sending.buffer(index), byteCount: Int(sending.slots[index].length))
-        }
-        sending = larger
-    }
-
     /// Sends every queued datagram now.
     public func flush() {
-        flushScheduled = false
-        guard !closed else { return }
+        guard !closed, pendingSends > 0 else { return }
+        let count = pendingSends
+        pendingSends = 0
+        loop.sendArena.withChain(from: firstSlot, count: count) { transmit($0) }
+    }
+
+    /// `sendmmsg` until every datagram of `slots` was sent or refused.
+    private func transmit(_ slots: UnsafeBufferPointer<rs_datagram>) {
+        guard let first = slots.baseAddress else { return }
         var offset = 0
-        while offset < pendingSends {
-            let result = sending.slots.withUnsafeBufferPointer { slots in
-                Result { () throws(SystemError) -> IOResult<Int32> in
-                    try systemCall("sendmmsg") {
-                        rs_send_batch(fd, slots.baseAddress! + offset, UInt32(pendingSends - offset))
-                    }
-                }
+        while offset < slots.count {
+            let result = Result { () throws(SystemError) -> IOResult<Int32> in
+                try systemCall("sendmmsg") { rs_send_batch(fd, first + offset, UInt32(slots.count - offset)) }
             }
             stats.sendBatches += 1
             switch result {
             case .success(.done(let sent)):
                 stats.datagramsSent += Int(sent)
-                for index in offset..<offset + Int(sent) { loop.udpBytesSent += Int(sending.slots[index].length) }
+                for index in offset..<offset + Int(sent) { loop.udpBytesSent += Int(slots[index].length) }
                 offset += Int(sent)
             case .success(.wouldBlock):
-                recordSendFailures(pendingSends - offset, SystemError("sendmmsg", errno: EAGAIN))
-                offset = pendingSends
+                recordSendFailures(slots.count - offset, SystemError("sendmmsg", errno: EAGAIN))
+                offset = slots.count
             case .failure(let error):
                 // The first datagram of the rest failed (e.g. ECONNREFUSED); skip it.
                 recordSendFailures(1, error)
                 offset += 1
             }
         }
-        pendingSends = 0
     }
 
     private func sendOversized(_ payload: UnsafeRawBufferPointer, to destination: SocketAddress) {

@@ -40,10 +40,10 @@ final class UDPSocketTests: XCTestCase {
         XCTAssertLessThan(receiver.stats.receiveBatches, total, "receives come in batches")
     }
 
-    /// A socket sending a datagram or two at a time (a player's RTCP) keeps a batch of two;
-    /// one that queues more in an iteration (a publisher's frame) grows it to sixteen, and
-    /// what it queued before growing leaves intact and in order.
-    func testTheSendBatchGrowsOnlyForASocketThatQueuesMoreThanTwo() throws {
+    /// The sockets of a loop queue in its one set of send buffers: a socket's datagrams of
+    /// one iteration leave in one sendmmsg at its end however other sockets' sends
+    /// interleave with them (a publisher's audio and video frames), intact and in order.
+    func testASocketsDatagramsOfAnIterationLeaveInOneCallHoweverSendsInterleave() throws {
         let loop = try EventLoop()
         let player = try UDPSocket(loop: loop, bindTo: loopback)
         let publisher = try UDPSocket(loop: loop, bindTo: loopback)
@@ -52,13 +52,55 @@ final class UDPSocketTests: XCTestCase {
         receiver.onDatagram = { bytes, _, _ in received.append(Array(bytes)) }
         player.send([0, 0], to: receiver.localAddress)
         player.send([0, 1], to: receiver.localAddress)
-        let frame = (0..<20).map { [1, UInt8($0)] + [UInt8](repeating: UInt8($0), count: 100 + $0) }
+        let frame = (0..<40).map { [1, UInt8($0)] + [UInt8](repeating: UInt8($0), count: 100 + $0) }
         for datagram in frame { publisher.send(datagram, to: receiver.localAddress) }
-        XCTAssertTrue(loop.run(until: { received.count == 22 }, timeout: .seconds(5)))
-        XCTAssertEqual(received.filter { $0.first == 0 }, [[0, 0], [0, 1]])
+        player.send([0, 2], to: receiver.localAddress)
+        XCTAssertEqual(player.stats.datagramsSent + publisher.stats.datagramsSent, 0, "nothing leaves before the iteration ends")
+        XCTAssertTrue(loop.run(until: { received.count == 43 }, timeout: .seconds(5)))
+        XCTAssertEqual(received.filter { $0.first == 0 }, [[0, 0], [0, 1], [0, 2]])
         XCTAssertEqual(received.filter { $0.first == 1 }, frame)
-        XCTAssertEqual([player.sendBatchCapacity, publisher.sendBatchCapacity], [2, 16])
-        XCTAssertEqual([player.stats.sendBatches, publisher.stats.sendBatches], [1, 2], "16 when the grown batch filled, then the other 4")
+        XCTAssertEqual([player.stats.sendBatches, publisher.stats.sendBatches], [1, 1])
+        XCTAssertEqual([player.stats.datagramsSent, publisher.stats.datagramsSent], [3, 40])
+    }
+
+    /// When every send buffer of the loop is taken, what is queued leaves at once and the
+    /// buffers serve again: the socket that filled them goes on queuing its next datagrams
+    /// in a chain of their own.
+    func testFullSendBuffersSendWhatIsQueuedAtOnce() throws {
+        let loop = try EventLoop()
+        let first = try UDPSocket(loop: loop, bindTo: loopback, buffers: .init(sendBytes: 1 << 20))
+        let second = try UDPSocket(loop: loop, bindTo: loopback, buffers: .init(sendBytes: 1 << 20))
+        let receiver = try UDPSocket(loop: loop, bindTo: loopback, buffers: .init(receiveBytes: 1 << 20))
+        var received: [[UInt8]] = []
+        receiver.onDatagram = { bytes, _, _ in received.append(Array(bytes)) }
+        for index in 0..<200 { first.send([1, UInt8(index)], to: receiver.localAddress) }
+        for index in 0..<100 { second.send([2, UInt8(index)], to: receiver.localAddress) }
+        XCTAssertEqual([first.stats.datagramsSent, second.stats.datagramsSent], [200, 56],
+                       "the 257th datagram found the 256 buffers taken")
+        XCTAssertTrue(loop.run(until: { received.count == 300 }, timeout: .seconds(5)))
+        XCTAssertEqual(received.filter { $0.first == 1 }, (0..<200).map { [1, UInt8($0)] })
+        XCTAssertEqual(received.filter { $0.first == 2 }, (0..<100).map { [2, UInt8($0)] })
+        XCTAssertEqual([first.stats.datagramsSent, second.stats.datagramsSent], [200, 100])
+        XCTAssertEqual(receiver.stats.receiveBufferDrops, 0)
+    }
+
+    /// A socket closed with datagrams queued sends them first, and another socket's
+    /// datagrams queued after it are not lost with it.
+    func testClosingASocketSendsItsQueueAndLeavesTheBatchToOthers() throws {
+        let loop = try EventLoop()
+        let first = try UDPSocket(loop: loop, bindTo: loopback)
+        let second = try UDPSocket(loop: loop, bindTo: loopback)
+        let receiver = try UDPSocket(loop: loop, bindTo: loopback)
+        var received: [[UInt8]] = []
+        receiver.onDatagram = { bytes, _, _ in received.append(Array(bytes)) }
+        first.send([1], to: receiver.localAddress)
+        first.close()
+        second.send([2], to: receiver.localAddress)
+        first.send([3], to: receiver.localAddress)
+        XCTAssertTrue(loop.run(until: { received.count == 2 }, timeout: .seconds(5)))
+        loop.run(until: { false }, timeout: .milliseconds(50))
+        XCTAssertEqual(received, [[1], [2]], "nothing is sent from a closed socket")
+        XCTAssertEqual([first.stats.datagramsSent, second.stats.datagramsSent], [1, 1])
     }
 
     /// A datagram sent between steps of `run(until:)` leaves before the loop sleeps: the
