@@ -91,6 +91,28 @@ final class DtlsEndpointTests: XCTestCase {
         XCTAssertEqual(pair.client.drainEvents(), [], "closing locally reports nothing")
     }
 
+    /// Both sides free OpenSSL's record buffers when the handshake ends (16 KB a peer that
+    /// a media-only peer never needs again) and get them back for what comes after:
+    /// application data both ways, then close_notify.
+    func testRecordBuffersAreFreedAfterTheHandshakeAndComeBackForLaterRecords() throws {
+        var pair = try DtlsPair()
+        pair.handshake()
+        _ = pair.client.drainEvents()
+        _ = pair.server.drainEvents()
+        XCTAssertEqual([pair.client.buffersReleased, pair.server.buffersReleased], [true, true])
+        XCTAssertTrue(pair.client.send(applicationData: [1, 2, 3]))
+        XCTAssertFalse(pair.client.buffersReleased)
+        XCTAssertEqual(pair.pump(), 1)
+        XCTAssertEqual(pair.server.drainEvents(), [.applicationData([1, 2, 3])])
+        XCTAssertFalse(pair.server.buffersReleased)
+        XCTAssertTrue(pair.server.send(applicationData: [4]))
+        XCTAssertEqual(pair.pump(), 1)
+        XCTAssertEqual(pair.client.drainEvents(), [.applicationData([4])])
+        pair.server.close()
+        XCTAssertEqual(pair.pump(), 1, "one close_notify datagram")
+        XCTAssertEqual(pair.client.drainEvents(), [.closed])
+    }
+
     /// The timer set after creation (when ICE has measured the round trip) is the one the
     /// first flight starts with.
     func testARetransmitTimeoutSetBeforeStartTimesTheFirstFlight() throws {
