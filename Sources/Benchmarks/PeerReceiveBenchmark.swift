@@ -13,6 +13,9 @@ import STUN
 /// instructions every run (CONTRIBUTING.md), so a change of a few percent shows.
 struct PeerReceiveBenchmark {
     var seconds = 60
+    /// As a player whose streams are not decoded (most of a run's, `run.decode_sample_pct`):
+    /// only keyframes carry their bytes (`PeerConfiguration.deltaFrameBytes`).
+    var deltaFrameBytes = false
 
     private static let senderAddress = SocketAddress(ipv4: 10, 0, 0, 1, port: 5000)
     private static let receiverAddress = SocketAddress(ipv4: 10, 0, 0, 2, port: 6000)
@@ -43,7 +46,8 @@ struct PeerReceiveBenchmark {
         guard framesReceived == framesSent else {
             throw BenchmarkError("peer receive: \(framesReceived) of \(framesSent) video frames received")
         }
-        print("peer receive H.264 + Opus through SRTP, \(datagrams.count) packets (\(framesSent) video frames): "
+        print("peer receive H.264 + Opus through SRTP, \(datagrams.count) packets (\(framesSent) video frames"
+              + (deltaFrameBytes ? "" : ", keyframes' bytes only") + "): "
               + watch.perOperation(datagrams.count, per: "packet"))
     }
 
@@ -103,8 +107,10 @@ struct PeerReceiveBenchmark {
         }
         let sender = try Peer(configuration: PeerConfiguration(role: .offerer, transceivers: transceivers(.sendonly),
                                                                localAddresses: [Self.senderAddress], seed: 1), now: start)
-        let receiver = try Peer(configuration: PeerConfiguration(role: .answerer, transceivers: transceivers(.recvonly),
-                                                                 localAddresses: [Self.receiverAddress], seed: 2), now: start)
+        var configuration = PeerConfiguration(role: .answerer, transceivers: transceivers(.recvonly),
+                                              localAddresses: [Self.receiverAddress], seed: 2)
+        configuration.deltaFrameBytes = deltaFrameBytes
+        let receiver = try Peer(configuration: configuration, now: start)
         try receiver.setRemoteOffer(sender.createOffer(now: start), now: start)
         try sender.setRemoteAnswer(receiver.createAnswer(now: start), now: start)
         var connected = (sender: false, receiver: false)

@@ -41,13 +41,15 @@ struct MediaSection: Sendable {
     /// `wait` for older incomplete ones; returns how many packets it found malformed. One
     /// access to the section: reading `assembler` from outside copied the section, and each
     /// write through `Peer.media` checked the array's uniqueness, on every packet.
-    mutating func assemble(_ packet: RtpPacket, now: Instant, wait: Duration) -> Int {
+    /// `deltaFrameBytes`: `PeerConfiguration.deltaFrameBytes`, for the assembler made now.
+    mutating func assemble(_ packet: RtpPacket, now: Instant, wait: Duration, deltaFrameBytes: Bool) -> Int {
         if assembler == nil {
             assembler = FrameAssembler(
                 depacketizer: CodecDepacketizer(codec: info.codec),
                 // 512 packets hold a 600 KB keyframe (2160p) with room for reordering;
                 // the ring costs about 64 bytes a slot for every video stream received.
                 capacity: info.codec.isVideo ? 512 : 64)
+            assembler?.deltaFrameBytes = deltaFrameBytes
         }
         // In place: its packet ring is never shared, so never copied.
         assembler?.maxWait = wait

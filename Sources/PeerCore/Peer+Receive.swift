@@ -109,7 +109,8 @@ extension Peer: DatagramMachine {
             return
         }
         let wait = media[index].info.nack ? frameWait() : Self.reorderWait
-        malformed.payloads += media[index].assemble(delivered, now: now, wait: wait)
+        malformed.payloads += media[index].assemble(
+            delivered, now: now, wait: wait, deltaFrameBytes: configuration.deltaFrameBytes)
         drainFrames(index, now: now)
     }
 

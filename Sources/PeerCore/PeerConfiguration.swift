@@ -65,6 +65,10 @@ public struct PeerConfiguration: Sendable {
     /// Data channels (RFC 8841): an offerer offers a data channel section, an answerer
     /// accepts an offered one, and SCTP runs over the DTLS of the media; false declines.
     public var dataChannels = false
+    /// Whether received frames other than keyframes carry their bytes (`ReceivedFrame.data`):
+    /// a receiver that decodes nothing reads only keyframes (their size), and false spares
+    /// it copying every payload into a frame (`FrameAssembler.deltaFrameBytes`).
+    public var deltaFrameBytes = true
 
     public init(
         role: PeerRole, transceivers: [PeerTransceiver], localAddresses: [SocketAddress],

@@ -10,7 +10,8 @@ public struct ReceivedFrame: Sendable, Hashable {
     public var ssrc: UInt32
     public var kind: MediaKind
     public var codec: Codec
-    /// The codec bytes (Annex-B with 4-byte start codes for H.264).
+    /// The codec bytes (Annex-B with 4-byte start codes for H.264); empty for a frame that
+    /// is not a keyframe when `PeerConfiguration.deltaFrameBytes` is false.
     public var data: [UInt8]
     public var isKeyframe: Bool
     /// The RTP timestamp of its packets as sent (the sender's random offset included).

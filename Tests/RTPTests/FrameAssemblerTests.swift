@@ -32,6 +32,28 @@ final class FrameAssemblerTests: XCTestCase {
         XCTAssertEqual(assembler.statistics.latePackets, 1, "a packet of a completed frame is late")
     }
 
+    /// Without delta frame bytes the same frames come out, in the same order with the same
+    /// sequence ranges, keyframe flags and arrivals; only the keyframe carries its bytes.
+    func testWithoutDeltaFrameBytesOnlyKeyframesCarryTheirBytes() {
+        let frames = vp8Frames(count: 4, size: 2500, firstSequence: 100)
+        var whole = FrameAssembler(depacketizer: Vp8Depacketizer())
+        var lean = FrameAssembler(depacketizer: Vp8Depacketizer())
+        lean.deltaFrameBytes = false
+        for (index, packet) in frames.joined().enumerated() {
+            whole.insert(packet, now: Instant(nanoseconds: Int64(index) * 1_000_000))
+            lean.insert(packet, now: Instant(nanoseconds: Int64(index) * 1_000_000))
+        }
+        let full = Array(sequence(state: whole) { $0.pollFrame() })
+        let keyframeOnly = Array(sequence(state: lean) { $0.pollFrame() })
+        XCTAssertEqual(full.count, 4)
+        XCTAssertEqual(keyframeOnly.map(\.data.count), [2500, 0, 0, 0])
+        XCTAssertEqual(keyframeOnly.map(\.isKeyframe), [true, false, false, false])
+        var withoutBytes = full
+        for index in withoutBytes.indices.dropFirst() { withoutBytes[index].data = [] }
+        XCTAssertEqual(keyframeOnly, withoutBytes)
+        XCTAssertEqual(lean.statistics, whole.statistics)
+    }
+
     /// The ring starts at 128 slots and grows only when a frame needs more: a 299-packet
     /// keyframe, its packets reversed across the sequence wrap, comes out whole and makes
     /// it 512; thirty 3-packet frames keep it at 128; past `capacity` an older packet whose

@@ -63,6 +63,11 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
     /// How long a complete frame waits for older incomplete frames; the receiver may
     /// change it as its round-trip time and resend times change.
     public var maxWait: Duration
+    /// Whether frames other than keyframes carry their codec bytes. A receiver that decodes
+    /// nothing and reads only keyframes (their size) sets it false: its delta frames come
+    /// out with empty `data`, their payloads neither copied into a frame nor checked by
+    /// the depacketizer beyond `inspect` (5 % of a player's instructions per packet).
+    public var deltaFrameBytes = true
 
     /// `capacity` (rounded up to a power of two) bounds the packets held: it must cover
     /// the largest frame (a 200 KB keyframe is 170 packets at MTU 1200) and the
@@ -200,14 +205,18 @@ public struct FrameAssembler<Depacketizer: RtpDepacketizer>: Sendable {
         // Room for every payload and a start code per packet, so the frame is not regrown
         // as its packets are appended (most frames are a packet or two; keyframes are 40).
         var size = 0
-        for current in start...end { size += (slots[Int(current & mask)]?.payload.remaining ?? 0) + 4 }
-        frame.data.reserveCapacity(size)
         for current in start...end {
             guard let part = slot(current) else { return nil }
             frame.isKeyframe = frame.isKeyframe || part.info.isKeyframe
             frame.firstArrival = min(frame.firstArrival, part.arrival)
             frame.lastArrival = max(frame.lastArrival, part.arrival)
-            if !malformed, (try? depacketizer.append(part.payload, to: &frame.data)) == nil { malformed = true }
+            size += part.payload.remaining + 4
+        }
+        if deltaFrameBytes || frame.isKeyframe {
+            frame.data.reserveCapacity(size)
+            for current in start...end where !malformed {
+                if let part = slot(current), (try? depacketizer.append(part.payload, to: &frame.data)) == nil { malformed = true }
+            }
         }
         for current in start...end { slots[Int(current & mask)] = nil }
         if malformed {

@@ -109,6 +109,8 @@ final class MediaCall {
                                               iceServers: ice.servers, relayOnly: ice.relayOnly, iceOptions: iceOptions, seed: seed,
                                               rtxFallback: media.rtx == .auto)
         configuration.dataChannels = dataChannels != nil
+        // Undecoded streams are read only at their keyframes (`ReceivedStreamObserver`).
+        configuration.deltaFrameBytes = media.decode
         let peer = try Peer(configuration: configuration, now: loop.now())
         host.onEvent = { [weak self] event in self?.peerEvent(event) }
         self.host = host
