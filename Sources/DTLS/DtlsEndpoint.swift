@@ -169,19 +169,18 @@ public final class DtlsEndpoint {
     // MARK: - Driving OpenSSL
 
     private func advance(now: Instant) {
-        if state == .handshaking {
+        let wasHandshaking = state == .handshaking
+        if wasHandshaking {
             let result = SSL_do_handshake(ssl)
             if result == 1 {
                 finishHandshake()
-                if state == .connected {
-                    drainRecords()
-                    releaseReadBuffer()
-                }
             } else {
                 check(result)
             }
-        } else if state == .connected {
+        }
+        if state == .connected {
             drainRecords()
+            if wasHandshaking { releaseReadBuffer() }
         }
         updateDeadline(now: now)
     }

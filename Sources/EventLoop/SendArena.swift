@@ -58,13 +58,13 @@ final class SendArena {
 
     /// Calls `body` with `count` queued datagrams of the chain starting at `first`, laid out
     /// for one `sendmmsg`.
-    func withChain<Result>(from first: Int, count: Int, _ body: (UnsafeBufferPointer<rs_datagram>) -> Result) -> Result {
+    func withChain(from first: Int, count: Int, _ body: (UnsafeBufferPointer<rs_datagram>) -> Void) {
         var slot = first
         for index in 0..<count {
             gathered[index] = batch.slots[slot]
             slot = Int(nextSlot[slot])
         }
-        return gathered.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+        gathered.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
     }
 
     /// Each socket with a chain sends it; every slot is free again.

@@ -5,6 +5,23 @@ import XCTest
 final class UDPSocketTests: XCTestCase {
     private let loopback = SocketAddress(ipv4: 127, 0, 0, 1, port: 0)
 
+    /// What a receiving socket got, in arrival order.
+    private final class Received { var datagrams: [[UInt8]] = [] }
+
+    /// A loop with two sending sockets and a receiver that keeps what arrives; `bufferBytes`
+    /// sizes the senders' send buffers and the receiver's receive buffer.
+    private func twoSendersAndAReceiver(bufferBytes: Int? = nil) throws
+        -> (loop: EventLoop, first: UDPSocket, second: UDPSocket, receiver: UDPSocket, received: Received)
+    {
+        let loop = try EventLoop()
+        let first = try UDPSocket(loop: loop, bindTo: loopback, buffers: .init(sendBytes: bufferBytes))
+        let second = try UDPSocket(loop: loop, bindTo: loopback, buffers: .init(sendBytes: bufferBytes))
+        let receiver = try UDPSocket(loop: loop, bindTo: loopback, buffers: .init(receiveBytes: bufferBytes))
+        let received = Received()
+        receiver.onDatagram = { bytes, _, _ in received.datagrams.append(Array(bytes)) }
+        return (loop, first, second, receiver, received)
+    }
+
     func testTenThousandDatagramsArriveInOrderWithNoneLost() throws {
         let loop = try EventLoop()
         let sender = try UDPSocket(loop: loop, bindTo: loopback)
@@ -44,21 +61,16 @@ final class UDPSocketTests: XCTestCase {
     /// one iteration leave in one sendmmsg at its end however other sockets' sends
     /// interleave with them (a publisher's audio and video frames), intact and in order.
     func testASocketsDatagramsOfAnIterationLeaveInOneCallHoweverSendsInterleave() throws {
-        let loop = try EventLoop()
-        let player = try UDPSocket(loop: loop, bindTo: loopback)
-        let publisher = try UDPSocket(loop: loop, bindTo: loopback)
-        let receiver = try UDPSocket(loop: loop, bindTo: loopback)
-        var received: [[UInt8]] = []
-        receiver.onDatagram = { bytes, _, _ in received.append(Array(bytes)) }
+        let (loop, player, publisher, receiver, received) = try twoSendersAndAReceiver()
         player.send([0, 0], to: receiver.localAddress)
         player.send([0, 1], to: receiver.localAddress)
         let frame = (0..<40).map { [1, UInt8($0)] + [UInt8](repeating: UInt8($0), count: 100 + $0) }
         for datagram in frame { publisher.send(datagram, to: receiver.localAddress) }
         player.send([0, 2], to: receiver.localAddress)
         XCTAssertEqual(player.stats.datagramsSent + publisher.stats.datagramsSent, 0, "nothing leaves before the iteration ends")
-        XCTAssertTrue(loop.run(until: { received.count == 43 }, timeout: .seconds(5)))
-        XCTAssertEqual(received.filter { $0.first == 0 }, [[0, 0], [0, 1], [0, 2]])
-        XCTAssertEqual(received.filter { $0.first == 1 }, frame)
+        XCTAssertTrue(loop.run(until: { received.datagrams.count == 43 }, timeout: .seconds(5)))
+        XCTAssertEqual(received.datagrams.filter { $0.first == 0 }, [[0, 0], [0, 1], [0, 2]])
+        XCTAssertEqual(received.datagrams.filter { $0.first == 1 }, frame)
         XCTAssertEqual([player.stats.sendBatches, publisher.stats.sendBatches], [1, 1])
         XCTAssertEqual([player.stats.datagramsSent, publisher.stats.datagramsSent], [3, 40])
     }
@@ -67,19 +79,14 @@ final class UDPSocketTests: XCTestCase {
     /// buffers serve again: the socket that filled them goes on queuing its next datagrams
     /// in a chain of their own.
     func testFullSendBuffersSendWhatIsQueuedAtOnce() throws {
-        let loop = try EventLoop()
-        let first = try UDPSocket(loop: loop, bindTo: loopback, buffers: .init(sendBytes: 1 << 20))
-        let second = try UDPSocket(loop: loop, bindTo: loopback, buffers: .init(sendBytes: 1 << 20))
-        let receiver = try UDPSocket(loop: loop, bindTo: loopback, buffers: .init(receiveBytes: 1 << 20))
-        var received: [[UInt8]] = []
-        receiver.onDatagram = { bytes, _, _ in received.append(Array(bytes)) }
+        let (loop, first, second, receiver, received) = try twoSendersAndAReceiver(bufferBytes: 1 << 20)
         for index in 0..<200 { first.send([1, UInt8(index)], to: receiver.localAddress) }
         for index in 0..<100 { second.send([2, UInt8(index)], to: receiver.localAddress) }
         XCTAssertEqual([first.stats.datagramsSent, second.stats.datagramsSent], [200, 56],
                        "the 257th datagram found the 256 buffers taken")
-        XCTAssertTrue(loop.run(until: { received.count == 300 }, timeout: .seconds(5)))
-        XCTAssertEqual(received.filter { $0.first == 1 }, (0..<200).map { [1, UInt8($0)] })
-        XCTAssertEqual(received.filter { $0.first == 2 }, (0..<100).map { [2, UInt8($0)] })
+        XCTAssertTrue(loop.run(until: { received.datagrams.count == 300 }, timeout: .seconds(5)))
+        XCTAssertEqual(received.datagrams.filter { $0.first == 1 }, (0..<200).map { [1, UInt8($0)] })
+        XCTAssertEqual(received.datagrams.filter { $0.first == 2 }, (0..<100).map { [2, UInt8($0)] })
         XCTAssertEqual([first.stats.datagramsSent, second.stats.datagramsSent], [200, 100])
         XCTAssertEqual(receiver.stats.receiveBufferDrops, 0)
     }
@@ -87,19 +94,14 @@ final class UDPSocketTests: XCTestCase {
     /// A socket closed with datagrams queued sends them first, and another socket's
     /// datagrams queued after it are not lost with it.
     func testClosingASocketSendsItsQueueAndLeavesTheBatchToOthers() throws {
-        let loop = try EventLoop()
-        let first = try UDPSocket(loop: loop, bindTo: loopback)
-        let second = try UDPSocket(loop: loop, bindTo: loopback)
-        let receiver = try UDPSocket(loop: loop, bindTo: loopback)
-        var received: [[UInt8]] = []
-        receiver.onDatagram = { bytes, _, _ in received.append(Array(bytes)) }
+        let (loop, first, second, receiver, received) = try twoSendersAndAReceiver()
         first.send([1], to: receiver.localAddress)
         first.close()
         second.send([2], to: receiver.localAddress)
         first.send([3], to: receiver.localAddress)
-        XCTAssertTrue(loop.run(until: { received.count == 2 }, timeout: .seconds(5)))
+        XCTAssertTrue(loop.run(until: { received.datagrams.count == 2 }, timeout: .seconds(5)))
         loop.run(until: { false }, timeout: .milliseconds(50))
-        XCTAssertEqual(received, [[1], [2]], "nothing is sent from a closed socket")
+        XCTAssertEqual(received.datagrams, [[1], [2]], "nothing is sent from a closed socket")
         XCTAssertEqual([first.stats.datagramsSent, second.stats.datagramsSent], [1, 1])
     }
 
