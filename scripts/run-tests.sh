@@ -74,6 +74,17 @@ if [ "${#args[@]}" -eq 0 ]; then
     scripts/fuzz.sh --ci || status=1
 fi
 render_interop_matrix
+# Each failed test's own output (up to 80 lines of each, 300 characters a line), then its
+# failure lines, once more at the end, where a CI that shows only the log's tail shows why.
+failed_output=$(awk '/^Test Case .* started at / { kept = ""; lines = 0 }
+    { if (lines < 80) kept = kept substr($0, 1, 300) "\n"; lines++ }
+    /^Test Case .* failed \(/ { printf "%s", kept }' "$log" | tail -n 240)
+if [ -n "$failed_output" ]; then
+    echo "failed tests, their output again:"
+    echo "$failed_output"
+    echo "failures, last:"
+    grep -E '^/.*: error: ' "$log" | cut -c1-400 | tail -n 20 || true
+fi
 # One plain closing line that any CI reads: "tests: N passed, N failed".
 # XCTest's summary of the whole run follows its "All tests" (or "Selected tests") suite line
 # and reads "Executed N tests, with [K tests skipped and ]F failures"; without that line the

@@ -13,6 +13,7 @@ public final class JSONLinesProcess: @unchecked Sendable {
     private var lines: [Data] = []
     private var outputClosed = false
     private var errorText = Data()
+    private var errorsClosed = false
 
     /// Writing to a program that has exited must fail with EPIPE, not kill the test run.
     private static let ignoreBrokenPipe: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
@@ -32,6 +33,8 @@ public final class JSONLinesProcess: @unchecked Sendable {
             guard let self else { return }
             self.condition.lock()
             self.errorText.append(chunk)
+            if chunk.isEmpty { self.errorsClosed = true }
+            self.condition.broadcast()
             self.condition.unlock()
         }
     }
@@ -107,11 +110,17 @@ public final class JSONLinesProcess: @unchecked Sendable {
 
     public var isRunning: Bool { process.isRunning }
 
-    /// Waits up to `timeout` seconds for it to exit by itself; its status, or nil.
+    /// Waits up to `timeout` seconds for it to exit by itself; its status, or nil. Once it
+    /// returns a status, `standardError` holds all it wrote there: the reading thread may
+    /// see the end of the pipe after the exit, so this waits for that too.
     public func wait(timeout: TimeInterval) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        return process.isRunning ? nil : process.terminationStatus
+        guard !process.isRunning else { return nil }
+        condition.lock()
+        while !errorsClosed, condition.wait(until: deadline) {}
+        condition.unlock()
+        return process.terminationStatus
     }
 
     /// Terminates it if it still runs, and closes its pipes.
