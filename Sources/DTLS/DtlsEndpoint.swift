@@ -54,7 +54,7 @@ public final class DtlsEndpoint {
     private var deadline: Instant?
     private var mismatch: String?
     /// Whether OpenSSL's record buffers are freed: from the end of the handshake until
-    /// a record is read or written again.
+    /// a record is read or written again, and once the association is closed.
     public private(set) var buffersReleased = false
 
     /// - Parameters:
@@ -164,6 +164,7 @@ public final class DtlsEndpoint {
         }
         state = .closed
         deadline = nil
+        releaseBuffers()
     }
 
     // MARK: - Driving OpenSSL
@@ -180,7 +181,8 @@ public final class DtlsEndpoint {
         }
         if state == .connected {
             drainRecords()
-            if wasHandshaking { releaseReadBuffer() }
+            // The remote's close_notify (drained above) ends the association too.
+            if wasHandshaking || state == .closed { releaseBuffers() }
         }
         updateDeadline(now: now)
     }
@@ -205,8 +207,12 @@ public final class DtlsEndpoint {
     /// Frees OpenSSL's record buffers once the handshake is done: DTLS never releases its
     /// 16 KB read buffer on its own (`SSL_MODE_RELEASE_BUFFERS` covers TLS's), and a
     /// media-only peer passes no record again before its or the remote's close_notify. It
-    /// was 16.7 KB of every player's memory through SRS (heaptrack).
-    private func releaseReadBuffer() {
+    /// was 16.7 KB of every player's memory through SRS (heaptrack). And again once the
+    /// close_notify is sent or read: a run's peers close together, and the 34 KB each got
+    /// back for that one record were the peak of a worker's memory (heaptrack over
+    /// `bench-one-way`: 36 KB per call).
+    private func releaseBuffers() {
+        guard !buffersReleased else { return }
         buffersReleased = SSL_free_buffers(ssl) == 1
     }
 

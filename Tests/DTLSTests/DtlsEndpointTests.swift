@@ -93,7 +93,7 @@ final class DtlsEndpointTests: XCTestCase {
 
     /// Both sides free OpenSSL's record buffers when the handshake ends (16 KB a peer that
     /// a media-only peer never needs again) and get them back for what comes after:
-    /// application data both ways, then close_notify.
+    /// application data both ways, then close_notify, after which both free them again.
     func testRecordBuffersAreFreedAfterTheHandshakeAndComeBackForLaterRecords() throws {
         var pair = try DtlsPair()
         pair.handshake()
@@ -109,8 +109,10 @@ final class DtlsEndpointTests: XCTestCase {
         XCTAssertEqual(pair.pump(), 1)
         XCTAssertEqual(pair.client.drainEvents(), [.applicationData([4])])
         pair.server.close()
+        XCTAssertTrue(pair.server.buffersReleased, "freed again once its close_notify is out")
         XCTAssertEqual(pair.pump(), 1, "one close_notify datagram")
         XCTAssertEqual(pair.client.drainEvents(), [.closed])
+        XCTAssertTrue(pair.client.buffersReleased, "freed again once the remote's close_notify is read")
     }
 
     /// The timer set after creation (when ICE has measured the round trip) is the one the
