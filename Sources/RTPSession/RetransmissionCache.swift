@@ -6,16 +6,49 @@ import RTCBase
 /// the payload array, which is shared with every other publisher of the same encoded
 /// frame, so a cache costs a few dozen bytes per packet, not a copy of it.
 struct RetransmissionCache: Sendable {
+    /// 24 bytes, not 40: the flags share a byte and "never resent" is a sentinel instant,
+    /// so a publisher's 512-entry video cache takes 12 KB instead of 20.
     struct Entry: Sendable {
-        var sequenceNumber: UInt16
-        var timestamp: UInt32
-        var marker: Bool
         var payload: [UInt8]
-        var lastResent: Instant?
+        /// `lastResent` in nanoseconds; `Int64.min`: never resent.
+        private var lastResentNanoseconds = Int64.min
+        var timestamp: UInt32
+        var sequenceNumber: UInt16
+        private var flags: UInt8
+
+        private static let markerFlag: UInt8 = 1
+        private static let resentAsRtxFlag: UInt8 = 2
+        private static let renackedAfterRtxFlag: UInt8 = 4
+
+        init(sequenceNumber: UInt16, timestamp: UInt32, marker: Bool, payload: [UInt8]) {
+            self.sequenceNumber = sequenceNumber
+            self.timestamp = timestamp
+            self.payload = payload
+            flags = marker ? Self.markerFlag : 0
+        }
+
+        var marker: Bool { flags & Self.markerFlag != 0 }
+
+        var lastResent: Instant? {
+            get { lastResentNanoseconds == .min ? nil : Instant(nanoseconds: lastResentNanoseconds) }
+            set { lastResentNanoseconds = newValue?.nanoseconds ?? .min }
+        }
+
         /// Resent on the RTX stream (RFC 4588) at least once.
-        var resentAsRtx = false
+        var resentAsRtx: Bool {
+            get { flags & Self.resentAsRtxFlag != 0 }
+            set { set(Self.resentAsRtxFlag, newValue) }
+        }
+
         /// NACKed again after an RTX resend had time to arrive (counted once).
-        var renackedAfterRtx = false
+        var renackedAfterRtx: Bool {
+            get { flags & Self.renackedAfterRtxFlag != 0 }
+            set { set(Self.renackedAfterRtxFlag, newValue) }
+        }
+
+        private mutating func set(_ flag: UInt8, _ on: Bool) {
+            flags = on ? flags | flag : flags & ~flag
+        }
     }
 
     /// Allocated on the first packet stored, so streams that never send cost nothing.
