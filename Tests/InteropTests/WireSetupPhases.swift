@@ -12,14 +12,17 @@ import WebRTCTestKit
 /// - `applying`: the answer to the client's first STUN Binding request (its own work);
 /// - `ice`: that first check to the first Binding success response the server sent (RFC
 ///   8445 7.2.5.3.2: the pair is usable, a browser starts DTLS), retransmissions included;
-/// - `dtls`: from there to when the DTLS server's ChangeCipherSpec and Finished (RFC 6347
-///   4.2.4), its first handshake record of epoch 1, have both gone out: SRS's when it
-///   answers `a=setup:passive` and the player sends the ClientHello, the player's when
-///   Janus answers `a=setup:active` and sends it. SRS may send the two in separate
-///   datagrams and loss may take either: without the ChangeCipherSpec the Finished is of
-///   an epoch the client cannot read yet (OpenSSL keeps it until the ChangeCipherSpec
-///   comes, RFC 6347 4.1), and the handshake waits for the repeat (seen: a Finished at
-///   52 ms whose ChangeCipherSpec was lost, the client done at 152 ms);
+/// - `dtls`: from there to when the DTLS server's final flight has gone out whole: its
+///   ChangeCipherSpec and Finished (RFC 6347 4.2.4), its first handshake record of epoch
+///   1, and the NewSessionTicket before them when it sends one (RFC 5077 3.3): SRS's when
+///   it answers `a=setup:passive` and the player sends the ClientHello, the player's when
+///   Janus answers `a=setup:active` and sends it. SRS may send them in separate datagrams
+///   and loss may take any: without the ChangeCipherSpec the Finished is of an epoch the
+///   client cannot read yet (OpenSSL keeps it until the ChangeCipherSpec comes, RFC 6347
+///   4.1), without the ticket the client waits for it, and the handshake waits for the
+///   repeat (seen: a Finished at 52 ms whose ChangeCipherSpec was lost, and a
+///   ChangeCipherSpec and Finished at 50.6 ms whose ticket was lost, both clients done
+///   at 152 ms);
 /// - `setup`: signaling + ice + dtls, the time the network, the server and the client's
 ///   pacing and timers took, and of `applying` the part the server did not wait on: a
 ///   full ICE server (Janus) starts its own checks on its own clock after its answer
@@ -66,9 +69,13 @@ struct WireSetupPhases {
         /// The ufrags of the player's checks' USERNAME, `server:player`.
         var ufrags: (server: Substring, player: Substring)?
         var usable: Double?
-        /// The DTLS server's first ChangeCipherSpec and first Finished on the capture.
-        var changeCipherSpec: Double?, finished: Double?
-        var done: Double? { changeCipherSpec.flatMap { cipher in finished.map { max(cipher, $0) } } }
+        /// The DTLS server's first ChangeCipherSpec, Finished and NewSessionTicket on the capture.
+        var changeCipherSpec: Double?, finished: Double?, newSessionTicket: Double?
+        /// When the DTLS server's final flight had gone out whole; a server that sends no
+        /// ticket (none on the capture) ends it with the other two.
+        var done: Double? {
+            changeCipherSpec.flatMap { cipher in finished.map { max(cipher, $0, newSessionTicket ?? 0) } }
+        }
         /// The server's checks (a full ICE server's, RFC 8445 7.2.4), the first one first.
         var serverChecks: [Double] = []
         var serverCheck: Double? { serverChecks.first }
@@ -120,12 +127,14 @@ struct WireSetupPhases {
             let handshake = handshakeTypes.split(separator: ",")
             if playerIsDtlsClient == nil, handshake.contains("1") { playerIsDtlsClient = fromPlayer }
             if fromPlayer, done == nil, let first = handshake.first { flights.append((at, String(first))) }
-            // The DTLS server's ChangeCipherSpec (content type 20) and Finished, its first
-            // handshake record (22) of epoch 1, together end the handshake.
+            // The DTLS server's ChangeCipherSpec (content type 20), Finished (its first
+            // handshake record, 22, of epoch 1) and NewSessionTicket (handshake type 4)
+            // together end the handshake.
             if playerIsDtlsClient == !fromPlayer {
                 let records = zip(contentTypes.split(separator: ","), epochs.split(separator: ","))
                 if changeCipherSpec == nil, records.contains(where: { $0.0 == "20" }) { changeCipherSpec = at }
                 if finished == nil, records.contains(where: { $0 == "22" && $1 == "1" }) { finished = at }
+                if newSessionTicket == nil, handshake.contains("4") { newSessionTicket = at }
             }
         }
     }
