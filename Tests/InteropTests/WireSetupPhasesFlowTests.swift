@@ -6,7 +6,7 @@ import XCTest
 final class WireSetupPhasesFlowTests: XCTestCase {
     /// A player (DTLS client) and SRS: the check answered at 0, the ClientHello, SRS's
     /// flight, the player's Certificate flight at 3 ms and again at 53 and 153 ms.
-    private func setup(serverFinal: [(at: Double, contentTypes: String, epochs: String)], handshakeTypes: [String] = []) -> WireSetupPhases.Flow {
+    private func setup(serverFinal: [(at: Double, contentTypes: String, epochs: String, handshakeTypes: String)]) -> WireSetupPhases.Flow {
         var flow = WireSetupPhases.Flow()
         flow.add(at: 0, fromPlayer: true, stunType: "0x0001", username: "srs:player", stunID: "a", contentTypes: "", handshakeTypes: "", epochs: "")
         flow.add(at: 0.0005, fromPlayer: false, stunType: "0x0101", username: "", stunID: "a", contentTypes: "", handshakeTypes: "", epochs: "")
@@ -15,9 +15,9 @@ final class WireSetupPhasesFlowTests: XCTestCase {
         for at in [0.003, 0.053, 0.153] {
             flow.add(at: at, fromPlayer: true, stunType: "", username: "", stunID: "", contentTypes: "22,20,22", handshakeTypes: "11,16,15", epochs: "0,0,1")
         }
-        for (index, record) in serverFinal.enumerated() {
+        for record in serverFinal {
             flow.add(at: record.at, fromPlayer: false, stunType: "", username: "", stunID: "", contentTypes: record.contentTypes,
-                     handshakeTypes: index < handshakeTypes.count ? handshakeTypes[index] : "", epochs: record.epochs)
+                     handshakeTypes: record.handshakeTypes, epochs: record.epochs)
         }
         return flow
     }
@@ -26,7 +26,7 @@ final class WireSetupPhasesFlowTests: XCTestCase {
     /// Finished of 53 ms through; the player could read it only with the repeat at 153 ms,
     /// and reported 152 ms where the first Finished alone said 52.
     func testAFinishedWhoseChangeCipherSpecWasLostDoesNotEndTheHandshake() throws {
-        let flow = setup(serverFinal: [(0.0535, "22", "1"), (0.1535, "20", "0"), (0.1536, "22", "1")])
+        let flow = setup(serverFinal: [(0.0535, "22", "1", ""), (0.1535, "20", "0", ""), (0.1536, "22", "1", "")])
         XCTAssertEqual(try XCTUnwrap(flow.done) - 0.0005, 0.1530, accuracy: 1e-9)
         XCTAssertEqual(try XCTUnwrap(flow.dtlsRepeatMs), 50, accuracy: 1e-6, "the player's flight, repeated by its timer")
     }
@@ -34,7 +34,7 @@ final class WireSetupPhasesFlowTests: XCTestCase {
     /// SRS sends the two in separate datagrams: when only the Finished is lost, the
     /// handshake waits for the repeat as well.
     func testAChangeCipherSpecWhoseFinishedWasLostDoesNotEndItEither() throws {
-        let flow = setup(serverFinal: [(0.0035, "20", "0"), (0.0535, "20", "0"), (0.0536, "22", "1")])
+        let flow = setup(serverFinal: [(0.0035, "20", "0", ""), (0.0535, "20", "0", ""), (0.0536, "22", "1", "")])
         XCTAssertEqual(try XCTUnwrap(flow.done), 0.0536, accuracy: 1e-9)
     }
 
@@ -43,13 +43,13 @@ final class WireSetupPhasesFlowTests: XCTestCase {
     /// only with the next repeat at 153.5 ms; the player reported 152 ms where the
     /// ChangeCipherSpec and Finished alone said 50.
     func testAFlightWhoseTicketWasLostEndsTheHandshakeOnlyWithTheTicket() throws {
-        let flow = setup(serverFinal: [(0.0505, "20", "0"), (0.0506, "22", "1"), (0.1535, "22,20", "0,0")], handshakeTypes: ["", "", "4"])
+        let flow = setup(serverFinal: [(0.0505, "20", "0", ""), (0.0506, "22", "1", ""), (0.1535, "22,20", "0,0", "4")])
         XCTAssertEqual(try XCTUnwrap(flow.done), 0.1535, accuracy: 1e-9)
     }
 
     /// A flight that came whole the first time ends the handshake then, its repeats aside.
     func testAWholeFlightWithItsTicketEndsTheHandshakeAtOnce() throws {
-        let flow = setup(serverFinal: [(0.0035, "22,20,22", "0,0,1"), (0.0535, "22,20,22", "0,0,1")], handshakeTypes: ["4", "4"])
+        let flow = setup(serverFinal: [(0.0035, "22,20,22", "0,0,1", "4"), (0.0535, "22,20,22", "0,0,1", "4")])
         XCTAssertEqual(try XCTUnwrap(flow.done), 0.0035, accuracy: 1e-9)
     }
 }
